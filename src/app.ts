@@ -1,0 +1,142 @@
+/**
+ * buildApp(deps): the whole HTTP application, ready for `listen` or tests. It never listens itself.
+ */
+import { createHash } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { authenticate, FailedAuthBudget } from './http/auth.js';
+import type { App, AppDeps } from './http/app-types.js';
+import { AppError } from './http/errors.js';
+import { validationMessage, validatorCompiler } from './http/validation.js';
+import { listsRoutes } from './lists/lists.routes.js';
+import { meRoutes } from './me/me.routes.js';
+import { statusesRoutes } from './statuses/statuses.routes.js';
+import { tasksRoutes } from './tasks/tasks.routes.js';
+import { usersRoutes } from './users/users.routes.js';
+
+/** Every /v1 route module, in one list: grep here to find an endpoint. */
+const V1_ROUTES = [meRoutes, listsRoutes, statusesRoutes, usersRoutes, tasksRoutes];
+
+export const API_VERSION = '1.0.0';
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, store } = deps;
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ error: `There is no ${request.method} ${request.url.split('?')[0]} endpoint.` });
+  });
+
+  // Bodies are JSON only; anything else is a 415.
+  app.removeContentTypeParser('text/plain');
+  // An empty body with a JSON content type (common for POST …/archive) counts as no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+
+  if (config.rateLimitPerMinute > 0) {
+    await app.register(rateLimit, {
+      max: config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (request) => {
+        const key = request.headers['x-api-key'];
+        return typeof key === 'string' && key
+          ? `key:${createHash('sha256').update(key).digest('hex')}`
+          : `ip:${request.ip}`;
+      },
+      errorResponseBuilder: (_request, context) =>
+        new AppError(
+          'rateLimited',
+          `Too many requests: the limit is ${context.max} a minute. Try again in ${context.after}.`,
+        ),
+    });
+  }
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'tasklane API',
+        version: API_VERSION,
+        description:
+          'Task lists, tasks, workflow statuses and members of one team, for the holder of a personal API key. ' +
+          'Every error body is {"error": "<message>"}.',
+      },
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      },
+      security: [{ apiKey: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  app.get(
+    '/healthz',
+    {
+      config: { rateLimit: false },
+      schema: {
+        summary: 'Liveness: 200 once the server accepts requests (no key needed)',
+        tags: ['Operations'],
+        security: [],
+        response: { 200: Type.Object({ status: Type.String() }) },
+      },
+    },
+    async () => ({ status: 'ok' }),
+  );
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const budget = new FailedAuthBudget(Math.min(config.rateLimitPerMinute, 60));
+  await app.register(async (v1) => {
+    v1.addHook('onRequest', authenticate(store, budget));
+    for (const routes of V1_ROUTES) routes(v1, deps);
+  });
+
+  return app;
+}
+
+/** Framework failures (`FST_…` codes) that are the client's doing, in words a person understands. */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty; send a JSON object.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type; send the body as application/json.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body.',
+  FST_ERR_BAD_URL: 'The URL is malformed.',
+};
+
+function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): void {
+  let status: number;
+  let message: string;
+  if (error instanceof AppError) {
+    status = error.status;
+    message = error.message;
+    reply.headers(error.headers);
+  } else if (error.validation) {
+    status = 400;
+    message = validationMessage(error.validation as never, error.validationContext);
+  } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    status = error.statusCode;
+    message = FRAMEWORK_MESSAGES[error.code] ?? (/^[A-Z]/.test(error.message) ? error.message : 'Bad request.');
+    if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      message = FRAMEWORK_MESSAGES.FST_ERR_CTP_INVALID_JSON_BODY!;
+    }
+  } else {
+    request.log.error({ err: error }, 'request failed');
+    status = 500;
+    message = 'Internal server error.';
+  }
+  const fixed = request.routeOptions?.config?.invalidInputMessage;
+  if (status === 400 && fixed) message = fixed;
+  reply.code(status).type('application/json').send({ error: message });
+}

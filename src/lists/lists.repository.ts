@@ -1,0 +1,170 @@
+import type { Db, ListRow, Role } from '../storage/schema.js';
+
+export const LIST_COLORS = [
+  'Gray',
+  'Red',
+  'Orange',
+  'Yellow',
+  'Amber',
+  'Lime',
+  'Green',
+  'Teal',
+  'Sky',
+  'Blue',
+  'Purple',
+  'Pink',
+] as const;
+export type ListColor = (typeof LIST_COLORS)[number];
+
+export interface TaskList {
+  id: number;
+  name: string;
+  color: string;
+  isArchived: boolean;
+}
+
+export function rowToList(row: Pick<ListRow, 'id' | 'name' | 'color' | 'is_archived'>): TaskList {
+  return { id: row.id, name: row.name, color: row.color, isArchived: Boolean(row.is_archived) };
+}
+
+/** A list of this team, or undefined: another team's list is indistinguishable from a missing one. */
+export async function findList(db: Db, teamId: string, listId: number): Promise<ListRow | undefined> {
+  return db
+    .selectFrom('task_lists')
+    .selectAll()
+    .where('id', '=', listId)
+    .where('team_id', '=', teamId)
+    .executeTakeFirst();
+}
+
+export async function isListMember(db: Db, listId: number, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('list_members')
+    .select('list_id')
+    .where('list_id', '=', listId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The user's non-archived lists in the team, oldest first. */
+export async function activeListsOfMember(db: Db, teamId: string, userId: string): Promise<TaskList[]> {
+  const rows = await db
+    .selectFrom('list_members as m')
+    .innerJoin('task_lists as l', 'l.id', 'm.list_id')
+    .select(['l.id', 'l.name', 'l.color', 'l.is_archived'])
+    .where('m.user_id', '=', userId)
+    .where('l.team_id', '=', teamId)
+    .where('l.is_archived', '=', 0)
+    .orderBy('l.id')
+    .execute();
+  return rows.map(rowToList);
+}
+
+/** Of the given list ids, those of the team that the user is a member of and that are not archived. */
+export async function usableListIds(
+  db: Db,
+  teamId: string,
+  userId: string,
+  listIds: readonly number[],
+): Promise<Set<number>> {
+  if (listIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('list_members as m')
+    .innerJoin('task_lists as l', 'l.id', 'm.list_id')
+    .select('l.id')
+    .where('m.user_id', '=', userId)
+    .where('l.team_id', '=', teamId)
+    .where('l.is_archived', '=', 0)
+    .where('l.id', 'in', listIds)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function insertList(
+  db: Db,
+  input: { teamId: string; name: string; color: string; createdBy: string },
+): Promise<ListRow> {
+  const now = new Date().toISOString();
+  return db
+    .insertInto('task_lists')
+    .values({
+      team_id: input.teamId,
+      name: input.name,
+      color: input.color,
+      created_by: input.createdBy,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Applies the given changes and bumps the version; returns the row as it now is. */
+export async function updateList(
+  db: Db,
+  listId: number,
+  changes: { name?: string; color?: string; is_archived?: number },
+): Promise<ListRow> {
+  return db
+    .updateTable('task_lists')
+    .set((eb) => ({ ...changes, updated_at: new Date().toISOString(), version: eb('version', '+', 1) }))
+    .where('id', '=', listId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export interface ListMember {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+}
+
+/** Members of a list with their role in the team, by name. */
+export async function membersOfList(db: Db, teamId: string, listId: number): Promise<ListMember[]> {
+  return db
+    .selectFrom('list_members as lm')
+    .innerJoin('users as u', 'u.id', 'lm.user_id')
+    .innerJoin('team_members as tm', (join) =>
+      join.onRef('tm.user_id', '=', 'lm.user_id').on('tm.team_id', '=', teamId),
+    )
+    .select(['u.id', 'u.name', 'u.email', 'tm.role'])
+    .where('lm.list_id', '=', listId)
+    .orderBy('u.name')
+    .orderBy('u.id')
+    .execute();
+}
+
+/** Grants membership; returns false when the user already was a member. */
+export async function addListMember(db: Db, listId: number, userId: string): Promise<boolean> {
+  const result = await db
+    .insertInto('list_members')
+    .values({ list_id: listId, user_id: userId, created_at: new Date().toISOString() })
+    .onConflict((oc) => oc.columns(['list_id', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function removeListMember(db: Db, listId: number, userId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('list_members')
+    .where('list_id', '=', listId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function countListMembers(db: Db, listId: number): Promise<number> {
+  const row = await db
+    .selectFrom('list_members')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('list_id', '=', listId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Any team's list by id: for the operator's `admin` commands only, never for API callers. */
+export async function findListById(db: Db, listId: number): Promise<ListRow | undefined> {
+  return db.selectFrom('task_lists').selectAll().where('id', '=', listId).executeTakeFirst();
+}

@@ -1,0 +1,145 @@
+import { Type } from 'typebox';
+import type { App, AppDeps } from '../http/app-types.js';
+import { errorResponses } from '../http/schemas.js';
+import { Member } from '../users/users.routes.js';
+import {
+  AddListMemberBody,
+  CreateListBody,
+  ListIdParams,
+  ListMemberParams,
+  TaskListBody,
+  UpdateListBody,
+} from './lists.schemas.js';
+import * as service from './lists.service.js';
+
+const tags = ['Task lists'];
+
+export function listsRoutes(app: App, { store }: AppDeps): void {
+  app.get(
+    '/v1/lists',
+    {
+      schema: {
+        summary: "The caller's non-archived lists, oldest first",
+        tags,
+        response: { 200: Type.Array(TaskListBody), ...errorResponses() },
+      },
+    },
+    async (request) => service.listLists(store, request.caller),
+  );
+
+  app.post(
+    '/v1/lists',
+    {
+      config: { invalidInputMessage: 'Invalid input.' },
+      schema: {
+        summary: 'Create a list; the caller becomes its first member',
+        tags,
+        body: CreateListBody,
+        response: { 201: TaskListBody, ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.createList(store, request.caller, request.body)),
+  );
+
+  app.get(
+    '/v1/lists/:listId',
+    {
+      config: { invalidInputMessage: 'Invalid input.' },
+      schema: {
+        summary: 'One list the caller is a member of (archived lists too)',
+        tags,
+        params: ListIdParams,
+        response: { 200: TaskListBody, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => service.getList(store, request.caller, request.params.listId),
+  );
+
+  app.patch(
+    '/v1/lists/:listId',
+    {
+      schema: {
+        summary: 'Rename or recolour a list; never changes its archive state',
+        tags,
+        params: ListIdParams,
+        body: UpdateListBody,
+        response: { 200: TaskListBody, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => service.updateList(store, request.caller, request.params.listId, request.body),
+  );
+
+  for (const [action, archived] of [
+    ['archive', true],
+    ['unarchive', false],
+  ] as const) {
+    app.post(
+      `/v1/lists/:listId/${action}`,
+      {
+        config: { invalidInputMessage: 'listId must be a number.' },
+        schema: {
+          summary: archived ? 'Archive a list (idempotent)' : 'Unarchive a list (idempotent)',
+          tags,
+          params: ListIdParams,
+          response: { 200: TaskListBody, ...errorResponses(400, 403, 404) },
+        },
+      },
+      async (request) => service.setArchived(store, request.caller, request.params.listId, archived),
+    );
+  }
+
+  app.get(
+    '/v1/lists/:listId/members',
+    {
+      schema: {
+        summary: 'Members of a list, with their workspace role (extension)',
+        tags,
+        params: ListIdParams,
+        response: { 200: Type.Array(Member), ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => service.listMembers(store, request.caller, request.params.listId),
+  );
+
+  app.post(
+    '/v1/lists/:listId/members',
+    {
+      schema: {
+        summary: 'Add a teammate to a list (extension); 201 when added, 200 when already a member',
+        tags,
+        params: ListIdParams,
+        body: AddListMemberBody,
+        response: { 200: Member, 201: Member, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { member, created } = await service.addMember(
+        store,
+        request.caller,
+        request.params.listId,
+        request.body.userId,
+      );
+      return reply.code(created ? 201 : 200).send(member);
+    },
+  );
+
+  app.delete(
+    '/v1/lists/:listId/members/:userId',
+    {
+      schema: {
+        summary: 'Remove a member from a list (extension); a list keeps at least one member',
+        tags,
+        params: ListMemberParams,
+        response: {
+          200: Type.Object({ listId: Type.Number(), userId: Type.String(), removed: Type.Boolean() }),
+          ...errorResponses(400, 403, 404),
+        },
+      },
+    },
+    async (request) => {
+      const { listId, userId } = request.params;
+      await service.removeMember(store, request.caller, listId, userId);
+      return { listId: Number(listId), userId, removed: true };
+    },
+  );
+}

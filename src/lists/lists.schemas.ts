@@ -1,0 +1,42 @@
+import { Type, type Static } from 'typebox';
+import { IdParam, StringEnum, Uuid } from '../http/schemas.js';
+import { LIST_COLORS } from './lists.repository.js';
+
+export const TaskListBody = Type.Object({
+  id: Type.Number(),
+  name: Type.String(),
+  color: Type.String({ description: `One of ${LIST_COLORS.join(', ')}.` }),
+  isArchived: Type.Boolean(),
+});
+
+const ListName = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: '\\S',
+  errorMessage: 'name must be a string of 1 to 200 characters with at least one non-whitespace character.',
+});
+const ListColor = StringEnum(LIST_COLORS, { errorMessage: `color must be one of: ${LIST_COLORS.join(', ')}.` });
+
+export const CreateListBody = Type.Object(
+  { name: ListName, color: Type.Optional(ListColor) },
+  { additionalProperties: false },
+);
+export type CreateListBody = Static<typeof CreateListBody>;
+
+export const UpdateListBody = Type.Object(
+  { name: Type.Optional(ListName), color: Type.Optional(ListColor) },
+  { additionalProperties: false },
+);
+export type UpdateListBody = Static<typeof UpdateListBody>;
+
+export const ListIdParams = IdParam('listId');
+
+export const ListMemberParams = Type.Object({
+  listId: Type.String({ pattern: '^\\d+$', errorMessage: 'listId must be a number.' }),
+  userId: Type.String({ errorMessage: 'userId must be a user ID.' }),
+});
+
+export const AddListMemberBody = Type.Object(
+  { userId: Uuid({ errorMessage: 'userId must be a user ID (UUID).' }) },
+  { additionalProperties: false },
+);

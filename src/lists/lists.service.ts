@@ -1,0 +1,121 @@
+/**
+ * Task lists: load within the caller's team → authorize (membership) → change.
+ * Routes and the CLI both come through here, so neither can skip the checks.
+ */
+import type { Caller } from '../caller.js';
+import { forbidden, invalidInput, notFound } from '../http/errors.js';
+import { isUuid, toId } from '../ids.js';
+import type { Store } from '../storage/database.js';
+import type { Db, ListRow } from '../storage/schema.js';
+import { findMembership } from '../teams/teams.repository.js';
+import * as lists from './lists.repository.js';
+import type { ListMember, TaskList } from './lists.repository.js';
+
+/** The list, if it is in the caller's team and the caller is a member of it. */
+export async function loadListAsMember(db: Db, caller: Caller, rawListId: string): Promise<ListRow> {
+  const listId = toId(rawListId);
+  const row = listId === null ? undefined : await lists.findList(db, caller.teamId, listId);
+  if (!row) throw notFound(`List ${rawListId} not found.`);
+  if (!(await lists.isListMember(db, row.id, caller.userId))) {
+    throw forbidden('You do not have access to this list.');
+  }
+  return row;
+}
+
+export async function listLists(store: Store, caller: Caller): Promise<TaskList[]> {
+  return lists.activeListsOfMember(store.db, caller.teamId, caller.userId);
+}
+
+export async function getList(store: Store, caller: Caller, rawListId: string): Promise<TaskList> {
+  return lists.rowToList(await loadListAsMember(store.db, caller, rawListId));
+}
+
+export async function createList(
+  store: Store,
+  caller: Caller,
+  input: { name: string; color?: string },
+): Promise<TaskList> {
+  return store.transaction(async (trx) => {
+    const row = await lists.insertList(trx, {
+      teamId: caller.teamId,
+      name: input.name,
+      color: input.color ?? 'Green',
+      createdBy: caller.userId,
+    });
+    await lists.addListMember(trx, row.id, caller.userId);
+    return lists.rowToList(row);
+  });
+}
+
+export async function updateList(
+  store: Store,
+  caller: Caller,
+  rawListId: string,
+  changes: { name?: string; color?: string },
+): Promise<TaskList> {
+  return store.transaction(async (trx) => {
+    const row = await loadListAsMember(trx, caller, rawListId);
+    if (changes.name === undefined && changes.color === undefined) return lists.rowToList(row);
+    return lists.rowToList(await lists.updateList(trx, row.id, changes));
+  });
+}
+
+/** Archives or unarchives; asking for the state the list is already in succeeds and changes nothing. */
+export async function setArchived(
+  store: Store,
+  caller: Caller,
+  rawListId: string,
+  archived: boolean,
+): Promise<TaskList> {
+  return store.transaction(async (trx) => {
+    const row = await loadListAsMember(trx, caller, rawListId);
+    if (Boolean(row.is_archived) === archived) return lists.rowToList(row);
+    return lists.rowToList(await lists.updateList(trx, row.id, { is_archived: archived ? 1 : 0 }));
+  });
+}
+
+export async function listMembers(store: Store, caller: Caller, rawListId: string): Promise<ListMember[]> {
+  const row = await loadListAsMember(store.db, caller, rawListId);
+  return lists.membersOfList(store.db, caller.teamId, row.id);
+}
+
+/** Adds a teammate to a list; `created` is false when they already were a member. */
+export async function addMember(
+  store: Store,
+  caller: Caller,
+  rawListId: string,
+  userId: string,
+): Promise<{ member: ListMember; created: boolean }> {
+  return store.transaction(async (trx) => {
+    const row = await loadListAsMember(trx, caller, rawListId);
+    const created = await grantListMembership(trx, row, userId);
+    const members = await lists.membersOfList(trx, caller.teamId, row.id);
+    return { member: members.find((m) => m.id === userId)!, created };
+  });
+}
+
+/** Grants membership of a list to a member of the list's team (shared with `admin list-member add`). */
+export async function grantListMembership(db: Db, list: ListRow, userId: string): Promise<boolean> {
+  if (!isUuid(userId) || !(await findMembership(db, list.team_id, userId))) {
+    throw invalidInput(`User ${userId} is not a member of this team.`);
+  }
+  return lists.addListMember(db, list.id, userId);
+}
+
+export async function removeMember(store: Store, caller: Caller, rawListId: string, userId: string): Promise<void> {
+  await store.transaction(async (trx) => {
+    const row = await loadListAsMember(trx, caller, rawListId);
+    await revokeListMembership(trx, row, userId);
+  });
+}
+
+/** Removes a member; a list keeps at least one, or nobody could ever reach it again. */
+export async function revokeListMembership(db: Db, list: ListRow, userId: string): Promise<void> {
+  if (!isUuid(userId) || !(await lists.isListMember(db, list.id, userId))) {
+    throw notFound(`User ${userId} is not a member of list ${list.id}.`);
+  }
+  if ((await lists.countListMembers(db, list.id)) <= 1) {
+    throw invalidInput('A list must keep at least one member.');
+  }
+  await lists.removeListMember(db, list.id, userId);
+}

@@ -1,0 +1,49 @@
+/**
+ * Starting and stopping the service: store → migrations → first-start bootstrap → app → listen.
+ * `tasklane serve` and the tests both start tasklane through here.
+ */
+import type { AddressInfo } from 'node:net';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import type { App } from './http/app-types.js';
+import { openStore, type Store } from './storage/database.js';
+import { migrateToLatest } from './storage/migrate.js';
+import { bootstrapIfEmpty, type Bootstrap } from './teams/teams.service.js';
+
+export interface RunningServer {
+  app: App;
+  store: Store;
+  /** `http://host:port`, with the port actually bound (PORT=0 picks a free one). */
+  url: string;
+  /** Secrets of the starter workspace when this start created it, else null. */
+  bootstrap: Bootstrap | null;
+  /** Stops accepting, finishes requests in flight, then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config): Promise<RunningServer> {
+  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
+  try {
+    await migrateToLatest(store);
+    const bootstrap = await bootstrapIfEmpty(store);
+    const app = await buildApp({ store, config });
+    await app.listen({ port: config.port, host: config.host });
+    const { port } = app.server.address() as AddressInfo;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    let closing: Promise<void> | undefined;
+    return {
+      app,
+      store,
+      url: `http://${host}:${port}`,
+      bootstrap,
+      close: () =>
+        (closing ??= (async () => {
+          await app.close();
+          await store.close();
+        })()),
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

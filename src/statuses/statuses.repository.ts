@@ -1,0 +1,98 @@
+import type { Db, StatusRow } from '../storage/schema.js';
+
+export interface TaskStatus {
+  id: number;
+  name: string;
+  color: string | null;
+  isDefault: boolean;
+  isCompleted: boolean;
+  order: number;
+}
+
+export function rowToStatus(row: StatusRow): TaskStatus {
+  return {
+    id: row.id,
+    name: row.name,
+    color: row.color,
+    isDefault: Boolean(row.is_default),
+    isCompleted: Boolean(row.is_completed),
+    order: row.sort_order,
+  };
+}
+
+/** The workflow every new team starts with. */
+export const DEFAULT_STATUSES = [
+  { name: 'To do', color: '#6B7280', isDefault: true, isCompleted: false },
+  { name: 'In progress', color: '#3B82F6', isDefault: false, isCompleted: false },
+  { name: 'Done', color: '#22C55E', isDefault: false, isCompleted: true },
+] as const;
+
+export async function listStatuses(db: Db, teamId: string): Promise<TaskStatus[]> {
+  const rows = await db
+    .selectFrom('task_statuses')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
+  return rows.map(rowToStatus);
+}
+
+export async function findStatus(db: Db, teamId: string, statusId: number): Promise<TaskStatus | undefined> {
+  const row = await db
+    .selectFrom('task_statuses')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('id', '=', statusId)
+    .executeTakeFirst();
+  return row && rowToStatus(row);
+}
+
+export async function findDefaultStatus(db: Db, teamId: string): Promise<TaskStatus | undefined> {
+  const row = await db
+    .selectFrom('task_statuses')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('is_default', '=', 1)
+    .orderBy('sort_order')
+    .executeTakeFirst();
+  return row && rowToStatus(row);
+}
+
+export interface NewStatus {
+  name: string;
+  color: string | null;
+  isDefault: boolean;
+  isCompleted: boolean;
+  /** Omitted: after the last status. */
+  order?: number;
+}
+
+/** Creates a status; a new default status takes the default from every other status. */
+export async function insertStatus(db: Db, teamId: string, input: NewStatus): Promise<TaskStatus> {
+  let order = input.order;
+  if (order === undefined) {
+    const last = await db
+      .selectFrom('task_statuses')
+      .select((eb) => eb.fn.max('sort_order').as('max'))
+      .where('team_id', '=', teamId)
+      .executeTakeFirst();
+    order = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
+  }
+  if (input.isDefault) {
+    await db.updateTable('task_statuses').set({ is_default: 0 }).where('team_id', '=', teamId).execute();
+  }
+  const row = await db
+    .insertInto('task_statuses')
+    .values({
+      team_id: teamId,
+      name: input.name,
+      color: input.color,
+      is_default: input.isDefault ? 1 : 0,
+      is_completed: input.isCompleted ? 1 : 0,
+      sort_order: order,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return rowToStatus(row);
+}

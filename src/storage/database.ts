@@ -1,0 +1,86 @@
+/**
+ * Opens the store named by DATABASE_URL: embedded SQLite (`sqlite:<path>`) or PostgreSQL
+ * (`postgres://…`). Everything above this module sees one `Store` and never the engine.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection } from 'kysely';
+import pg from 'pg';
+import type { DialectName } from './dialect.js';
+import type { Db } from './schema.js';
+
+export interface Store {
+  readonly db: Db;
+  readonly dialect: DialectName;
+  /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  poolSize?: number;
+}
+
+export function openStore(databaseUrl: string, options: StoreOptions = {}): Store {
+  if (databaseUrl.startsWith('sqlite:')) return openSqlite(sqlitePath(databaseUrl));
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl, options.poolSize ?? 10);
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${databaseUrl}")`);
+}
+
+/** `sqlite:./data/x.db`, `sqlite:/abs/x.db` and `sqlite:///abs/x.db` all name a file. */
+export function sqlitePath(databaseUrl: string): string {
+  const rest = databaseUrl.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+  if (rest === ':memory:') return rest;
+  return resolve(rest);
+}
+
+/**
+ * SQLite's default `begin` is deferred: a transaction that reads first and writes later can
+ * fail with SQLITE_BUSY when another process (say `tasklane admin`) wrote in between.
+ * `begin immediate` takes the write lock up front, so writers queue on busy_timeout instead.
+ */
+class ImmediateTransactionDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateTransactionDialect extends SqliteDialect {
+  constructor(private readonly database: BetterSqlite3.Database) {
+    super({ database });
+  }
+  override createDriver(): SqliteDriver {
+    return new ImmediateTransactionDriver({ database: this.database });
+  }
+}
+
+function openSqlite(path: string): Store {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new BetterSqlite3(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  // Safe with WAL: a power loss can drop the last commits but never corrupts the file.
+  database.pragma('synchronous = NORMAL');
+  const db = new Kysely<any>({ dialect: new ImmediateTransactionDialect(database) }) as Db;
+  return {
+    db,
+    dialect: 'sqlite',
+    transaction: (work) => db.transaction().execute(work),
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(connectionString: string, poolSize: number): Store {
+  const pool = new pg.Pool({ connectionString, max: poolSize });
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) }) as Db;
+  return {
+    db,
+    dialect: 'postgres',
+    // Read committed is enough: every read-modify-write takes a row lock first
+    // (the team's task counter, the row being changed), so concurrent writers queue.
+    transaction: (work) => db.transaction().setIsolationLevel('read committed').execute(work),
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,24 @@
+/** Versioned schema migrations, run by `serve` before it listens and by `admin` before it acts. */
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Store } from './database.js';
+import type { DialectName } from './dialect.js';
+import { initialSchema } from './migrations/0001_initial.js';
+
+/** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
+function migrations(dialect: DialectName): Record<string, Migration> {
+  return {
+    '0001_initial': initialSchema(dialect),
+  };
+}
+
+/** Brings the database up to the latest schema; a no-op when it already is. */
+export async function migrateToLatest(store: Store): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(store.dialect) };
+  const migrator = new Migrator({ db: store.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const name = failed ? ` (migration ${failed.migrationName})` : '';
+    throw new Error(`Database migration failed${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Table types for Kysely. Columns are portable across SQLite and PostgreSQL:
+ * booleans are 0/1 integers, timestamps are ISO 8601 UTC strings (which sort as text),
+ * dates are `YYYY-MM-DD` strings, user/team/key ids are UUID strings.
+ */
+import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
+
+export interface TeamsTable {
+  id: string;
+  name: string;
+  /** Last task number handed out in this team; bumped inside the creating transaction. */
+  task_counter: Generated<number>;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  /** Stored lower-cased so sign-in and uniqueness ignore case. */
+  email: string;
+  name: string;
+  password_hash: string | null;
+  created_at: string;
+}
+
+export type Role = 'owner' | 'admin' | 'member';
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  role: Role;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  team_id: string;
+  user_id: string;
+  name: string;
+  /** First characters of the key, safe to display. */
+  prefix: string;
+  /** sha256 of the whole key, hex; the key itself is never stored. */
+  secret_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface TaskStatusesTable {
+  id: Generated<number>;
+  team_id: string;
+  name: string;
+  color: string | null;
+  is_default: number;
+  is_completed: number;
+  sort_order: number;
+}
+
+export interface TaskListsTable {
+  id: Generated<number>;
+  team_id: string;
+  name: string;
+  color: string;
+  is_archived: Generated<number>;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  /** Bumped on every change; the basis of ETags. */
+  version: Generated<number>;
+}
+
+export interface ListMembersTable {
+  list_id: number;
+  user_id: string;
+  created_at: string;
+}
+
+export interface TasksTable {
+  id: Generated<number>;
+  team_id: string;
+  number: number;
+  title: string;
+  /** The title folded to lower case (full Unicode), for case-insensitive search on both engines. */
+  title_search: string;
+  description: string | null;
+  priority: string | null;
+  due_date: string | null;
+  status_id: number;
+  parent_id: number | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  version: Generated<number>;
+}
+
+export interface TaskAssigneesTable {
+  task_id: number;
+  user_id: string;
+}
+
+export interface TaskListItemsTable {
+  task_id: number;
+  list_id: number;
+}
+
+export interface Tables {
+  teams: TeamsTable;
+  users: UsersTable;
+  team_members: TeamMembersTable;
+  api_keys: ApiKeysTable;
+  task_statuses: TaskStatusesTable;
+  task_lists: TaskListsTable;
+  list_members: ListMembersTable;
+  tasks: TasksTable;
+  task_assignees: TaskAssigneesTable;
+  task_list_items: TaskListItemsTable;
+}
+
+/** A connection or a transaction: repositories accept either. */
+export type Db = Kysely<Tables>;
+
+export type TeamRow = Selectable<TeamsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type StatusRow = Selectable<TaskStatusesTable>;
+export type ListRow = Selectable<TaskListsTable>;
+export type TaskRow = Selectable<TasksTable>;
+export type NewTask = Insertable<TasksTable>;

@@ -1,0 +1,306 @@
+/**
+ * Task queries. A page of tasks costs a constant number of queries: one for the rows,
+ * one for their assignees, one for their lists.
+ */
+import { sql } from 'kysely';
+import type { Caller } from '../caller.js';
+import type { Db, NewTask, TaskRow } from '../storage/schema.js';
+import { accessibleTaskIds, canAccess } from './access.js';
+
+export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export interface Person {
+  id: string;
+  name: string;
+  email: string;
+}
+
+export interface TaskSummary {
+  id: number;
+  title: string;
+  number: number;
+  priority: string | null;
+  dueDate: string | null;
+  parentId: number | null;
+  createdAt: string;
+  updatedAt: string;
+  isCompleted: boolean;
+  status: { id: number; name: string };
+  assignees: Person[];
+  taskLists: { id: number; name: string }[];
+}
+
+export interface TaskDetail extends Omit<TaskSummary, 'status'> {
+  description: string | null;
+  taskStatusId: number;
+  status: { id: number; name: string; color: string | null; isCompleted: boolean };
+  parent: { id: number; number: number; title: string } | null;
+  subtaskCount: number;
+  createdBy: Person;
+}
+
+export interface TaskFilter {
+  taskListIds?: number[];
+  assigneeIds?: string[];
+  statusIds?: number[];
+  priorities?: string[];
+  isCompleted?: boolean;
+  query?: string;
+  dueDateFrom?: string;
+  dueDateTo?: string;
+  parentId?: number;
+  limit: number;
+}
+
+/** A task of this team, or undefined: another team's task is indistinguishable from a missing one. */
+export async function findTask(db: Db, teamId: string, taskId: number): Promise<TaskRow | undefined> {
+  return db.selectFrom('tasks').selectAll().where('id', '=', taskId).where('team_id', '=', teamId).executeTakeFirst();
+}
+
+/** `%`, `_` and `\` in a search match themselves. */
+export function likePattern(query: string): string {
+  return `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The caller's accessible tasks matching every filter, newest first (by id, descending). */
+export async function findSummaries(db: Db, caller: Caller, filter: TaskFilter): Promise<TaskSummary[]> {
+  let query = db
+    .selectFrom('tasks as t')
+    .innerJoin('task_statuses as s', 's.id', 't.status_id')
+    .select([
+      't.id',
+      't.title',
+      't.number',
+      't.priority',
+      't.due_date',
+      't.parent_id',
+      't.created_at',
+      't.updated_at',
+      's.id as status_id',
+      's.name as status_name',
+      's.is_completed',
+    ])
+    .where('t.team_id', '=', caller.teamId)
+    .where('t.id', 'in', accessibleTaskIds(db, caller));
+
+  if (filter.taskListIds?.length) {
+    query = query.where(
+      't.id',
+      'in',
+      db.selectFrom('task_list_items').select('task_id').where('list_id', 'in', filter.taskListIds),
+    );
+  }
+  if (filter.assigneeIds?.length) {
+    query = query.where(
+      't.id',
+      'in',
+      db.selectFrom('task_assignees').select('task_id').where('user_id', 'in', filter.assigneeIds),
+    );
+  }
+  if (filter.statusIds?.length) query = query.where('t.status_id', 'in', filter.statusIds);
+  if (filter.priorities?.length) query = query.where('t.priority', 'in', filter.priorities);
+  if (filter.isCompleted !== undefined) query = query.where('s.is_completed', '=', filter.isCompleted ? 1 : 0);
+  if (filter.dueDateFrom !== undefined) query = query.where('t.due_date', '>=', filter.dueDateFrom);
+  if (filter.dueDateTo !== undefined) query = query.where('t.due_date', '<=', filter.dueDateTo);
+  if (filter.parentId !== undefined) query = query.where('t.parent_id', '=', filter.parentId);
+  if (filter.query) {
+    query = query.where(sql<boolean>`t.title_search like ${likePattern(filter.query)} escape '\\'`);
+  }
+
+  const rows = await query.orderBy('t.id', 'desc').limit(filter.limit).execute();
+  const taskIds = rows.map((r) => r.id);
+  const [assignees, taskLists] = await Promise.all([assigneesOf(db, taskIds), visibleListsOf(db, caller, taskIds)]);
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    number: r.number,
+    priority: r.priority,
+    dueDate: r.due_date,
+    parentId: r.parent_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    isCompleted: Boolean(r.is_completed),
+    status: { id: r.status_id, name: r.status_name },
+    assignees: assignees.get(r.id) ?? [],
+    taskLists: taskLists.get(r.id) ?? [],
+  }));
+}
+
+function groupBy<T extends { task_id: number }, V>(rows: T[], toValue: (row: T) => V): Map<number, V[]> {
+  const groups = new Map<number, V[]>();
+  for (const row of rows) {
+    const group = groups.get(row.task_id);
+    if (group) group.push(toValue(row));
+    else groups.set(row.task_id, [toValue(row)]);
+  }
+  return groups;
+}
+
+/** Assignees of each task, by name. */
+async function assigneesOf(db: Db, taskIds: number[]): Promise<Map<number, Person[]>> {
+  if (taskIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('task_assignees as a')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .select(['a.task_id', 'u.id', 'u.name', 'u.email'])
+    .where('a.task_id', 'in', taskIds)
+    .orderBy('u.name')
+    .orderBy('u.id')
+    .execute();
+  return groupBy(rows, (r) => ({ id: r.id, name: r.name, email: r.email }));
+}
+
+/**
+ * Lists each task is attached to, limited to lists the caller is a member of:
+ * the name of a list is never shown to someone outside it.
+ */
+async function visibleListsOf(
+  db: Db,
+  caller: Caller,
+  taskIds: number[],
+): Promise<Map<number, { id: number; name: string }[]>> {
+  if (taskIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('task_list_items as i')
+    .innerJoin('list_members as m', (join) =>
+      join.onRef('m.list_id', '=', 'i.list_id').on('m.user_id', '=', caller.userId),
+    )
+    .innerJoin('task_lists as l', 'l.id', 'i.list_id')
+    .select(['i.task_id', 'l.id', 'l.name'])
+    .where('i.task_id', 'in', taskIds)
+    .orderBy('l.id')
+    .execute();
+  return groupBy(rows, (r) => ({ id: r.id, name: r.name }));
+}
+
+/** The full detail of one task the caller may access (call after the access check). */
+export async function findDetail(db: Db, caller: Caller, taskId: number): Promise<TaskDetail | undefined> {
+  const row = await db
+    .selectFrom('tasks as t')
+    .innerJoin('task_statuses as s', 's.id', 't.status_id')
+    .innerJoin('users as c', 'c.id', 't.created_by')
+    .selectAll('t')
+    .select([
+      's.name as status_name',
+      's.color as status_color',
+      's.is_completed',
+      'c.name as creator_name',
+      'c.email as creator_email',
+    ])
+    .where('t.id', '=', taskId)
+    .where('t.team_id', '=', caller.teamId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+
+  const [assignees, taskLists, parent, subtasks] = await Promise.all([
+    assigneesOf(db, [taskId]),
+    visibleListsOf(db, caller, [taskId]),
+    row.parent_id === null
+      ? undefined
+      : db
+          .selectFrom('tasks as t')
+          .select(['t.id', 't.number', 't.title'])
+          .where('t.id', '=', row.parent_id)
+          .where((eb) => canAccess(eb, caller.userId))
+          .executeTakeFirst(),
+    db
+      .selectFrom('tasks as t')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('t.parent_id', '=', taskId)
+      .where((eb) => canAccess(eb, caller.userId))
+      .executeTakeFirstOrThrow(),
+  ]);
+
+  return {
+    id: row.id,
+    number: row.number,
+    title: row.title,
+    description: row.description,
+    priority: row.priority,
+    dueDate: row.due_date,
+    parentId: row.parent_id,
+    parent: parent ?? null,
+    subtaskCount: Number(subtasks.n),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    isCompleted: Boolean(row.is_completed),
+    taskStatusId: row.status_id,
+    status: {
+      id: row.status_id,
+      name: row.status_name,
+      color: row.status_color,
+      isCompleted: Boolean(row.is_completed),
+    },
+    assignees: assignees.get(taskId) ?? [],
+    taskLists: taskLists.get(taskId) ?? [],
+    createdBy: { id: row.created_by, name: row.creator_name, email: row.creator_email },
+  };
+}
+
+export async function insertTask(db: Db, task: NewTask): Promise<number> {
+  const row = await db.insertInto('tasks').values(task).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export type TaskChanges = Partial<
+  Pick<TaskRow, 'title' | 'title_search' | 'description' | 'priority' | 'due_date' | 'status_id'>
+>;
+
+/** Applies the changes, stamps updated_at and bumps the version; returns the row as it now is. */
+export async function updateTask(db: Db, taskId: number, changes: TaskChanges): Promise<TaskRow> {
+  return db
+    .updateTable('tasks')
+    .set((eb) => ({ ...changes, updated_at: new Date().toISOString(), version: eb('version', '+', 1) }))
+    .where('id', '=', taskId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function replaceAssignees(db: Db, taskId: number, userIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('task_assignees').where('task_id', '=', taskId).execute();
+  if (userIds.length > 0) {
+    await db
+      .insertInto('task_assignees')
+      .values(userIds.map((user_id) => ({ task_id: taskId, user_id })))
+      .execute();
+  }
+}
+
+/**
+ * Replaces the task's lists among those the caller is a member of; attachments to lists the
+ * caller cannot see are theirs to keep, since the caller never saw them.
+ */
+export async function replaceVisibleLists(
+  db: Db,
+  caller: Caller,
+  taskId: number,
+  listIds: readonly number[],
+): Promise<void> {
+  await db
+    .deleteFrom('task_list_items')
+    .where('task_id', '=', taskId)
+    .where('list_id', 'in', db.selectFrom('list_members').select('list_id').where('user_id', '=', caller.userId))
+    .execute();
+  await attachLists(db, taskId, listIds);
+}
+
+export async function attachLists(db: Db, taskId: number, listIds: readonly number[]): Promise<void> {
+  if (listIds.length > 0) {
+    await db
+      .insertInto('task_list_items')
+      .values(listIds.map((list_id) => ({ task_id: taskId, list_id })))
+      .onConflict((oc) => oc.columns(['task_id', 'list_id']).doNothing())
+      .execute();
+  }
+}
+
+/** Deletes a task; its subtasks stay and become top-level tasks. */
+export async function deleteTask(db: Db, taskId: number): Promise<void> {
+  await db
+    .updateTable('tasks')
+    .set((eb) => ({ parent_id: null, updated_at: new Date().toISOString(), version: eb('version', '+', 1) }))
+    .where('parent_id', '=', taskId)
+    .execute();
+  await db.deleteFrom('tasks').where('id', '=', taskId).execute();
+}

@@ -1,0 +1,106 @@
+import { Type } from 'typebox';
+import type { App, AppDeps } from '../http/app-types.js';
+import { errorResponses } from '../http/schemas.js';
+import { toId } from '../ids.js';
+import type { TaskFilter } from './tasks.repository.js';
+import {
+  CreateTaskBody,
+  TaskDeleted,
+  TaskDetail,
+  TaskIdParams,
+  TaskQuery,
+  TaskSummary,
+  TaskUpdateResult,
+  UpdateTaskBody,
+} from './tasks.schemas.js';
+import * as service from './tasks.service.js';
+
+const tags = ['Tasks'];
+
+/** An id too large to exist becomes 0, which matches nothing (and cannot overflow a column). */
+const filterId = (raw: string): number => toId(raw) ?? 0;
+
+function toFilter(query: TaskQuery): TaskFilter {
+  return {
+    taskListIds: query.taskListId?.map(filterId),
+    assigneeIds: query.assigneeId,
+    statusIds: query.taskStatusId?.map(filterId),
+    priorities: query.priority,
+    isCompleted: query.isCompleted === undefined ? undefined : query.isCompleted === 'true',
+    query: query.query,
+    dueDateFrom: query.dueDateFrom,
+    dueDateTo: query.dueDateTo,
+    parentId: query.parentId === undefined ? undefined : filterId(query.parentId),
+    limit: query.limit === undefined ? 1000 : Number(query.limit),
+  };
+}
+
+export function tasksRoutes(app: App, { store }: AppDeps): void {
+  app.get(
+    '/v1/tasks',
+    {
+      schema: {
+        summary: 'Tasks the caller may access, newest first; filters combine with AND, repeated values with OR',
+        tags,
+        querystring: TaskQuery,
+        response: { 200: Type.Array(TaskSummary), ...errorResponses(400) },
+      },
+    },
+    async (request) => service.listTasks(store, request.caller, toFilter(request.query)),
+  );
+
+  app.post(
+    '/v1/tasks',
+    {
+      config: { invalidInputMessage: 'Invalid input.' },
+      schema: {
+        summary: 'Create a task; it gets the next number of the team',
+        tags,
+        body: CreateTaskBody,
+        response: { 201: TaskDetail, ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.createTask(store, request.caller, request.body)),
+  );
+
+  app.get(
+    '/v1/tasks/:taskId',
+    {
+      schema: {
+        summary: 'The full detail of one task',
+        tags,
+        params: TaskIdParams,
+        response: { 200: TaskDetail, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => service.getTask(store, request.caller, request.params.taskId),
+  );
+
+  app.patch(
+    '/v1/tasks/:taskId',
+    {
+      schema: {
+        summary: 'Change the given fields of a task; null clears a nullable field',
+        tags,
+        params: TaskIdParams,
+        body: UpdateTaskBody,
+        response: { 200: TaskUpdateResult, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => service.updateTask(store, request.caller, request.params.taskId, request.body),
+  );
+
+  app.delete(
+    '/v1/tasks/:taskId',
+    {
+      config: { invalidInputMessage: 'Invalid input.' },
+      schema: {
+        summary: 'Delete a task permanently; its subtasks become top-level tasks',
+        tags,
+        params: TaskIdParams,
+        response: { 200: TaskDeleted, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => service.deleteTask(store, request.caller, request.params.taskId),
+  );
+}

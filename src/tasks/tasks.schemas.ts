@@ -1,0 +1,141 @@
+import { Type, type Static } from 'typebox';
+import { DateString, IdParam, Nullable, Person, StringEnum, Uuid } from '../http/schemas.js';
+import { PRIORITIES } from './tasks.repository.js';
+
+const Id = (name: string) => Type.String({ pattern: '^\\d+$', errorMessage: `${name} must be a number.` });
+const Priority = StringEnum(PRIORITIES, {
+  errorMessage: `priority must be one of: ${PRIORITIES.join(', ')}, or null.`,
+});
+const Title = Type.String({
+  minLength: 1,
+  maxLength: 500,
+  pattern: '\\S',
+  errorMessage: 'title must be a string of 1 to 500 characters with at least one non-whitespace character.',
+});
+const Description = Nullable(
+  Type.String({
+    maxLength: 100_000,
+    errorMessage: 'description must be a string of at most 100000 characters, or null.',
+  }),
+);
+const DueDate = (name: string) =>
+  DateString({ errorMessage: `${name} must be a real calendar date written YYYY-MM-DD.` });
+const ListIds = Type.Array(Type.Integer({ minimum: 1 }), {
+  maxItems: 100,
+  errorMessage: 'taskListIds must be an array of list IDs (numbers), at most 100.',
+});
+const AssigneeIds = Type.Array(Uuid(), {
+  maxItems: 100,
+  errorMessage: 'assigneeIds must be an array of user IDs (UUIDs), at most 100.',
+});
+const StatusId = Type.Integer({ minimum: 1, errorMessage: 'taskStatusId must be a task status ID (a number).' });
+
+export const TaskIdParams = IdParam('taskId');
+
+export const TaskQuery = Type.Object(
+  {
+    taskListId: Type.Optional(Type.Array(Id('taskListId'), { maxItems: 100 })),
+    query: Type.Optional(
+      Type.String({ maxLength: 200, errorMessage: 'query must be a single string of at most 200 characters.' }),
+    ),
+    assigneeId: Type.Optional(
+      Type.Array(Uuid({ errorMessage: 'assigneeId must be a user ID (UUID).' }), { maxItems: 100 }),
+    ),
+    taskStatusId: Type.Optional(Type.Array(Id('taskStatusId'), { maxItems: 100 })),
+    isCompleted: Type.Optional(StringEnum(['true', 'false'], { errorMessage: 'isCompleted must be true or false.' })),
+    priority: Type.Optional(
+      Type.Array(StringEnum(PRIORITIES, { errorMessage: `priority must be one of: ${PRIORITIES.join(', ')}.` }), {
+        maxItems: 4,
+      }),
+    ),
+    dueDateFrom: Type.Optional(DueDate('dueDateFrom')),
+    dueDateTo: Type.Optional(DueDate('dueDateTo')),
+    parentId: Type.Optional(Id('parentId')),
+    limit: Type.Optional(
+      Type.String({
+        pattern: '^(?:[1-9][0-9]{0,2}|1000)$',
+        errorMessage: 'limit must be a whole number from 1 to 1000.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TaskQuery = Static<typeof TaskQuery>;
+
+export const CreateTaskBody = Type.Object(
+  {
+    title: Title,
+    description: Type.Optional(Description),
+    priority: Type.Optional(Nullable(Priority)),
+    dueDate: Type.Optional(Nullable(DueDate('dueDate'))),
+    taskStatusId: Type.Optional(StatusId),
+    taskListIds: Type.Optional(ListIds),
+    parentId: Type.Optional(
+      Nullable(Type.Integer({ minimum: 1, errorMessage: 'parentId must be a task ID (a number).' })),
+    ),
+    assigneeIds: Type.Optional(AssigneeIds),
+  },
+  { additionalProperties: false },
+);
+export type CreateTaskBody = Static<typeof CreateTaskBody>;
+
+export const UpdateTaskBody = Type.Object(
+  {
+    title: Type.Optional(Title),
+    description: Type.Optional(Description),
+    priority: Type.Optional(Nullable(Priority)),
+    dueDate: Type.Optional(Nullable(DueDate('dueDate'))),
+    taskStatusId: Type.Optional(StatusId),
+    assigneeIds: Type.Optional(AssigneeIds),
+    taskListIds: Type.Optional(ListIds),
+  },
+  { additionalProperties: false },
+);
+export type UpdateTaskBody = Static<typeof UpdateTaskBody>;
+
+const ListRef = Type.Object({ id: Type.Number(), name: Type.String() });
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+
+const summaryFields = {
+  id: Type.Number(),
+  title: Type.String(),
+  number: Type.Number({ description: 'Auto-incrementing number within the team.' }),
+  priority: NullableString,
+  dueDate: NullableString,
+  parentId: NullableNumber,
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  isCompleted: Type.Boolean(),
+  assignees: Type.Array(Person),
+  taskLists: Type.Array(ListRef, { description: 'Attached lists the caller is a member of.' }),
+};
+
+export const TaskSummary = Type.Object({
+  ...summaryFields,
+  status: Type.Object({ id: Type.Number(), name: Type.String() }),
+});
+
+export const TaskDetail = Type.Object({
+  ...summaryFields,
+  description: NullableString,
+  taskStatusId: Type.Number(),
+  status: Type.Object({ id: Type.Number(), name: Type.String(), color: NullableString, isCompleted: Type.Boolean() }),
+  parent: Type.Union([Type.Object({ id: Type.Number(), number: Type.Number(), title: Type.String() }), Type.Null()], {
+    description: 'The parent task, or null when there is none or the caller cannot access it.',
+  }),
+  subtaskCount: Type.Number({ description: 'Subtasks the caller can access.' }),
+  createdBy: Person,
+});
+
+export const TaskUpdateResult = Type.Object({
+  id: Type.Number(),
+  number: Type.Number(),
+  title: Type.String(),
+  priority: NullableString,
+  dueDate: NullableString,
+  taskStatusId: Type.Number(),
+  updatedAt: Type.String(),
+});
+
+export const TaskDeleted = Type.Object({ id: Type.Number(), number: Type.Number(), deleted: Type.Boolean() });

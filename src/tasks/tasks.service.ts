@@ -1,0 +1,186 @@
+/**
+ * Tasks: load within the caller's team → authorize by the access rule → validate references
+ * against the team → change in one transaction.
+ */
+import type { Caller } from '../caller.js';
+import { forbidden, invalidInput, notFound } from '../http/errors.js';
+import { toId } from '../ids.js';
+import { usableListIds } from '../lists/lists.repository.js';
+import { findDefaultStatus, findStatus } from '../statuses/statuses.repository.js';
+import type { Store } from '../storage/database.js';
+import type { Db, TaskRow } from '../storage/schema.js';
+import { membersAmong, nextTaskNumber } from '../teams/teams.repository.js';
+import { hasAccess } from './access.js';
+import * as tasks from './tasks.repository.js';
+import type { TaskChanges, TaskDetail, TaskFilter, TaskSummary } from './tasks.repository.js';
+
+/** The task, if it is in the caller's team and the caller may access it. */
+async function loadAccessibleTask(db: Db, caller: Caller, rawTaskId: string): Promise<TaskRow> {
+  const taskId = toId(rawTaskId);
+  const row = taskId === null ? undefined : await tasks.findTask(db, caller.teamId, taskId);
+  if (!row) throw notFound(`Task ${rawTaskId} not found.`);
+  if (!(await hasAccess(db, caller, row.id))) throw forbidden('You do not have access to this task.');
+  return row;
+}
+
+export async function listTasks(store: Store, caller: Caller, filter: TaskFilter): Promise<TaskSummary[]> {
+  return tasks.findSummaries(store.db, caller, filter);
+}
+
+export async function getTask(store: Store, caller: Caller, rawTaskId: string): Promise<TaskDetail> {
+  const row = await loadAccessibleTask(store.db, caller, rawTaskId);
+  return (await tasks.findDetail(store.db, caller, row.id))!;
+}
+
+export interface NewTaskInput {
+  title: string;
+  description?: string | null;
+  priority?: string | null;
+  dueDate?: string | null;
+  taskStatusId?: number;
+  taskListIds?: number[];
+  parentId?: number | null;
+  assigneeIds?: string[];
+}
+
+const unique = <T>(values: readonly T[] = []): T[] => [...new Set(values)];
+
+async function checkStatus(db: Db, caller: Caller, statusId: number): Promise<void> {
+  const id = toId(statusId);
+  if (id === null || !(await findStatus(db, caller.teamId, id))) {
+    throw invalidInput(`taskStatusId ${statusId} is not a task status of this team.`);
+  }
+}
+
+async function checkAssignees(db: Db, caller: Caller, userIds: string[]): Promise<void> {
+  const members = await membersAmong(db, caller.teamId, userIds);
+  const strangers = userIds.filter((id) => !members.has(id));
+  if (strangers.length > 0) throw invalidInput(`assigneeIds: ${strangers.join(', ')} are not members of this team.`);
+}
+
+async function checkLists(db: Db, caller: Caller, listIds: number[]): Promise<void> {
+  const usable = await usableListIds(db, caller.teamId, caller.userId, listIds);
+  const refused = listIds.filter((id) => !usable.has(id));
+  if (refused.length > 0) {
+    throw invalidInput(`taskListIds: ${refused.join(', ')} are not lists you are a member of, or they are archived.`);
+  }
+}
+
+export async function createTask(store: Store, caller: Caller, input: NewTaskInput): Promise<TaskDetail> {
+  const listIds = unique(input.taskListIds);
+  const assigneeIds = unique(input.assigneeIds);
+  return store.transaction(async (trx) => {
+    let statusId = input.taskStatusId;
+    if (statusId === undefined) {
+      const fallback = await findDefaultStatus(trx, caller.teamId);
+      if (!fallback) throw invalidInput('This team has no default task status; pass taskStatusId.');
+      statusId = fallback.id;
+    } else {
+      await checkStatus(trx, caller, statusId);
+    }
+    await checkLists(trx, caller, listIds);
+    await checkAssignees(trx, caller, assigneeIds);
+    const parentId = input.parentId ?? null;
+    if (parentId !== null) {
+      const id = toId(parentId);
+      const parent = id === null ? undefined : await tasks.findTask(trx, caller.teamId, id);
+      if (!parent || !(await hasAccess(trx, caller, parent.id))) {
+        throw invalidInput(`parentId ${parentId} is not a task you can access.`);
+      }
+    }
+
+    // Numbering last: in PostgreSQL the counter's row lock is then held for the shortest time.
+    const now = new Date().toISOString();
+    const taskId = await tasks.insertTask(trx, {
+      team_id: caller.teamId,
+      number: await nextTaskNumber(trx, caller.teamId),
+      title: input.title,
+      title_search: input.title.toLowerCase(),
+      description: input.description ?? null,
+      priority: input.priority ?? null,
+      due_date: input.dueDate ?? null,
+      status_id: statusId,
+      parent_id: parentId,
+      created_by: caller.userId,
+      created_at: now,
+      updated_at: now,
+    });
+    await tasks.attachLists(trx, taskId, listIds);
+    if (assigneeIds.length > 0) await tasks.replaceAssignees(trx, taskId, assigneeIds);
+    return (await tasks.findDetail(trx, caller, taskId))!;
+  });
+}
+
+export interface TaskPatch {
+  title?: string;
+  description?: string | null;
+  priority?: string | null;
+  dueDate?: string | null;
+  taskStatusId?: number;
+  assigneeIds?: string[];
+  taskListIds?: number[];
+}
+
+export interface TaskUpdateResult {
+  id: number;
+  number: number;
+  title: string;
+  priority: string | null;
+  dueDate: string | null;
+  taskStatusId: number;
+  updatedAt: string;
+}
+
+/** Changes only the fields given; `null` clears a nullable field. */
+export async function updateTask(
+  store: Store,
+  caller: Caller,
+  rawTaskId: string,
+  patch: TaskPatch,
+): Promise<TaskUpdateResult> {
+  return store.transaction(async (trx) => {
+    const task = await loadAccessibleTask(trx, caller, rawTaskId);
+    const changes: TaskChanges = {};
+    if (patch.title !== undefined) {
+      changes.title = patch.title;
+      changes.title_search = patch.title.toLowerCase();
+    }
+    if (patch.description !== undefined) changes.description = patch.description;
+    if (patch.priority !== undefined) changes.priority = patch.priority;
+    if (patch.dueDate !== undefined) changes.due_date = patch.dueDate;
+    if (patch.taskStatusId !== undefined) {
+      await checkStatus(trx, caller, patch.taskStatusId);
+      changes.status_id = patch.taskStatusId;
+    }
+    const assigneeIds = patch.assigneeIds && unique(patch.assigneeIds);
+    if (assigneeIds) await checkAssignees(trx, caller, assigneeIds);
+    const listIds = patch.taskListIds && unique(patch.taskListIds);
+    if (listIds) await checkLists(trx, caller, listIds);
+
+    if (assigneeIds) await tasks.replaceAssignees(trx, task.id, assigneeIds);
+    if (listIds) await tasks.replaceVisibleLists(trx, caller, task.id, listIds);
+    const nothingGiven = Object.keys(changes).length === 0 && !assigneeIds && !listIds;
+    const row = nothingGiven ? task : await tasks.updateTask(trx, task.id, changes);
+    return {
+      id: row.id,
+      number: row.number,
+      title: row.title,
+      priority: row.priority,
+      dueDate: row.due_date,
+      taskStatusId: row.status_id,
+      updatedAt: row.updated_at,
+    };
+  });
+}
+
+export async function deleteTask(
+  store: Store,
+  caller: Caller,
+  rawTaskId: string,
+): Promise<{ id: number; number: number; deleted: true }> {
+  return store.transaction(async (trx) => {
+    const task = await loadAccessibleTask(trx, caller, rawTaskId);
+    await tasks.deleteTask(trx, task.id);
+    return { id: task.id, number: task.number, deleted: true as const };
+  });
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, Role, TeamRow } from '../storage/schema.js';
+
+export async function insertTeam(db: Db, name: string): Promise<TeamRow> {
+  const row: TeamRow = { id: randomUUID(), name, task_counter: 0, created_at: new Date().toISOString() };
+  await db.insertInto('teams').values(row).execute();
+  return row;
+}
+
+export async function findTeam(db: Db, teamId: string): Promise<TeamRow | undefined> {
+  return db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
+}
+
+export async function countTeams(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('teams')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Hands out the team's next task number; the row lock it takes serializes concurrent creates. */
+export async function nextTaskNumber(db: Db, teamId: string): Promise<number> {
+  const row = await db
+    .updateTable('teams')
+    .set((eb) => ({ task_counter: eb('task_counter', '+', 1) }))
+    .where('id', '=', teamId)
+    .returning('task_counter')
+    .executeTakeFirstOrThrow();
+  return Number(row.task_counter);
+}
+
+export interface MemberRecord {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+}
+
+export async function findMembership(db: Db, teamId: string, userId: string): Promise<Role | undefined> {
+  const row = await db
+    .selectFrom('team_members')
+    .select('role')
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.role;
+}
+
+export async function listMembers(db: Db, teamId: string): Promise<MemberRecord[]> {
+  return db
+    .selectFrom('team_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.id', 'u.name', 'u.email', 'm.role'])
+    .where('m.team_id', '=', teamId)
+    .orderBy('u.name')
+    .orderBy('u.id')
+    .execute();
+}
+
+/** Adds or re-roles a member. */
+export async function upsertMember(db: Db, teamId: string, userId: string, role: Role): Promise<void> {
+  await db
+    .insertInto('team_members')
+    .values({ team_id: teamId, user_id: userId, role, created_at: new Date().toISOString() })
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doUpdateSet({ role }))
+    .execute();
+}
+
+/**
+ * Removes a member from a team together with everything that gave them access there:
+ * their list memberships and task assignments in that team.
+ */
+export async function deleteMember(db: Db, teamId: string, userId: string): Promise<boolean> {
+  await db
+    .deleteFrom('list_members')
+    .where('user_id', '=', userId)
+    .where('list_id', 'in', db.selectFrom('task_lists').select('id').where('team_id', '=', teamId))
+    .execute();
+  await db
+    .deleteFrom('task_assignees')
+    .where('user_id', '=', userId)
+    .where('task_id', 'in', db.selectFrom('tasks').select('id').where('team_id', '=', teamId))
+    .execute();
+  const result = await db
+    .deleteFrom('team_members')
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Of the given user ids, those who are members of the team. */
+export async function membersAmong(db: Db, teamId: string, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('team_members')
+    .select('user_id')
+    .where('team_id', '=', teamId)
+    .where('user_id', 'in', userIds)
+    .execute();
+  return new Set(rows.map((r) => r.user_id));
+}

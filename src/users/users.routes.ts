@@ -1,0 +1,25 @@
+import { Type } from 'typebox';
+import type { App, AppDeps } from '../http/app-types.js';
+import { errorResponses } from '../http/schemas.js';
+import { listMembers } from '../teams/teams.repository.js';
+
+export const Member = Type.Object({
+  id: Type.String({ description: 'User ID (UUID).' }),
+  name: Type.String(),
+  email: Type.String(),
+  role: Type.String({ enum: ['owner', 'admin', 'member'], description: 'Workspace role.' }),
+});
+
+export function usersRoutes(app: App, { store }: AppDeps): void {
+  app.get(
+    '/v1/users',
+    {
+      schema: {
+        summary: 'Every member of the team, with their workspace role, by name',
+        tags: ['Users'],
+        response: { 200: Type.Array(Member), ...errorResponses() },
+      },
+    },
+    async (request) => listMembers(store.db, request.caller.teamId),
+  );
+}
