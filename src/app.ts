@@ -12,6 +12,7 @@ import { authenticate, FailedAuthBudget } from './http/auth.js';
 import type { App, AppDeps } from './http/app-types.js';
 import { AppError } from './http/errors.js';
 import { validationMessage, validatorCompiler } from './http/validation.js';
+import { isDatabaseUnavailable } from './storage/errors.js';
 import { listsRoutes } from './lists/lists.routes.js';
 import { meRoutes } from './me/me.routes.js';
 import { statusesRoutes } from './statuses/statuses.routes.js';
@@ -131,6 +132,11 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
     if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
       message = FRAMEWORK_MESSAGES.FST_ERR_CTP_INVALID_JSON_BODY!;
     }
+  } else if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    status = 503;
+    message = 'The database is unavailable. Try again shortly.';
+    reply.header('retry-after', '1');
   } else {
     request.log.error({ err: error }, 'request failed');
     status = 500;

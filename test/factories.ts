@@ -50,6 +50,7 @@ export async function createTestTeam(server: TestServer, name = `Team ${++counte
     id: team.id,
     name: team.name,
     owner,
-    member: (options = {}) => addActor(server, team.id, options.role ?? 'member', options.name ?? `Member ${++members}`),
+    member: (options = {}) =>
+      addActor(server, team.id, options.role ?? 'member', options.name ?? `Member ${++members}`),
   };
 }

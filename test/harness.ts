@@ -110,7 +110,11 @@ export function expectStatus<T>(response: Response<T>, status: number): T {
 export function expectError(response: Response, status: number, message?: string | RegExp): void {
   assert.equal(response.status, status, `expected ${status}, got ${show(response)}`);
   assert.ok(response.headers.get('content-type')?.startsWith('application/json'), `not JSON: ${show(response)}`);
-  assert.deepEqual(Object.keys(response.body ?? {}), ['error'], `error body must be exactly {"error"}: ${show(response)}`);
+  assert.deepEqual(
+    Object.keys(response.body ?? {}),
+    ['error'],
+    `error body must be exactly {"error"}: ${show(response)}`,
+  );
   assert.equal(typeof response.body.error, 'string');
   assert.ok(response.body.error.length > 0, 'error message must not be empty');
   if (typeof message === 'string') assert.equal(response.body.error, message, show(response));

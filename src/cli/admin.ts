@@ -178,7 +178,8 @@ const COMMANDS: Record<string, Command> = {
       }
       let order: number | undefined;
       if (o.order !== undefined) {
-        if (!/^-?\d+$/.test(text(o, 'order'))) throw new AdminError('--order must be a whole number');
+        if (!/^-?\d+$/.test(text(o, 'order')))
+          throw new AdminError('--order must be a whole number (write a negative one as --order=-1)');
         order = Number(o.order);
       }
       return store.transaction((trx) =>

@@ -55,22 +55,24 @@ export class FailedAuthBudget {
 
 export function authenticate(store: Store, budget: FailedAuthBudget) {
   return async function authenticateRequest(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const wait = budget.retryAfter(request.ip);
-    if (wait > 0) {
-      throw new AppError('rateLimited', 'Too many failed authentication attempts. Try again later.', {
-        'retry-after': String(wait),
-      });
-    }
     const header = request.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
-    if (!key) {
-      budget.recordFailure(request.ip);
-      throw unauthorized('Missing API key. Send your key in the x-api-key header.');
-    }
-    const owner = await findLiveKeyOwner(store.db, hashKey(key));
+    const owner = key ? await findLiveKeyOwner(store.db, hashKey(key)) : undefined;
     if (!owner) {
+      // Only failures spend the address's budget: a valid key behind the same address
+      // (a NAT, a proxy) is never locked out by someone else's guessing.
+      const wait = budget.retryAfter(request.ip);
+      if (wait > 0) {
+        throw new AppError('rateLimited', 'Too many failed authentication attempts. Try again later.', {
+          'retry-after': String(wait),
+        });
+      }
       budget.recordFailure(request.ip);
-      throw unauthorized('Invalid API key: it is unknown or has been revoked.');
+      throw unauthorized(
+        key
+          ? 'Invalid API key: it is unknown or has been revoked.'
+          : 'Missing API key. Send your key in the x-api-key header.',
+      );
     }
     if (owner.role === null && !request.routeOptions.config.allowFormerMember) {
       throw unauthorized("This API key's user is no longer a member of its team.");

@@ -51,7 +51,10 @@ describe('task lists', () => {
         expectError(await owner.api.post('/v1/lists', body), 400, 'Invalid input.');
       }
       expectError(
-        await owner.api.request('POST', '/v1/lists', { rawBody: '{"name":', headers: { 'content-type': 'application/json' } }),
+        await owner.api.request('POST', '/v1/lists', {
+          rawBody: '{"name":',
+          headers: { 'content-type': 'application/json' },
+        }),
         400,
         'Invalid input.',
       );
@@ -97,7 +100,11 @@ describe('task lists', () => {
       expectError(await outsider.api.get(`/v1/lists/${list.id}`), 403, 'You do not have access to this list.');
       expectError(await stranger.api.get(`/v1/lists/${list.id}`), 404, `List ${list.id} not found.`);
       expectError(await team.owner.api.get('/v1/lists/999999'), 404, 'List 999999 not found.');
-      expectError(await team.owner.api.get('/v1/lists/99999999999999999999'), 404, 'List 99999999999999999999 not found.');
+      expectError(
+        await team.owner.api.get('/v1/lists/99999999999999999999'),
+        404,
+        'List 99999999999999999999 not found.',
+      );
       expectError(await team.owner.api.get('/v1/lists/abc'), 400, 'Invalid input.');
       expectError(await team.owner.api.get('/v1/lists/-1'), 400, 'Invalid input.');
     });
@@ -116,12 +123,18 @@ describe('task lists', () => {
       const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Draft', color: 'Red' }), 201);
       const renamed = expectStatus(await owner.api.patch(`/v1/lists/${list.id}`, { name: 'Final' }), 200);
       assert.deepEqual(renamed, { ...list, name: 'Final' });
-      const recoloured = expectStatus(await owner.api.patch(`/v1/lists/${list.id}`, { color: 'Teal', isArchived: true }), 200);
+      const recoloured = expectStatus(
+        await owner.api.patch(`/v1/lists/${list.id}`, { color: 'Teal', isArchived: true }),
+        200,
+      );
       assert.deepEqual(recoloured, { ...list, name: 'Final', color: 'Teal', isArchived: false });
       assert.deepEqual(expectStatus(await owner.api.patch(`/v1/lists/${list.id}`, {}), 200), recoloured);
 
       expectStatus(await owner.api.post(`/v1/lists/${list.id}/archive`), 200);
-      const whileArchived = expectStatus(await owner.api.patch(`/v1/lists/${list.id}`, { name: 'Still archived' }), 200);
+      const whileArchived = expectStatus(
+        await owner.api.patch(`/v1/lists/${list.id}`, { name: 'Still archived' }),
+        200,
+      );
       assert.equal(whileArchived.isArchived, true);
     });
 
@@ -140,8 +153,16 @@ describe('task lists', () => {
       const outsider = await team.member();
       const stranger = (await createTestTeam(server)).owner;
       const list = expectStatus(await team.owner.api.post('/v1/lists', { name: 'Mine' }), 201);
-      expectError(await outsider.api.patch(`/v1/lists/${list.id}`, { name: 'Hijack' }), 403, 'You do not have access to this list.');
-      expectError(await stranger.api.patch(`/v1/lists/${list.id}`, { name: 'Hijack' }), 404, `List ${list.id} not found.`);
+      expectError(
+        await outsider.api.patch(`/v1/lists/${list.id}`, { name: 'Hijack' }),
+        403,
+        'You do not have access to this list.',
+      );
+      expectError(
+        await stranger.api.patch(`/v1/lists/${list.id}`, { name: 'Hijack' }),
+        404,
+        `List ${list.id} not found.`,
+      );
       assert.equal(expectStatus(await team.owner.api.get(`/v1/lists/${list.id}`), 200).name, 'Mine');
     });
   });
@@ -151,7 +172,10 @@ describe('task lists', () => {
       const { owner } = await createTestTeam(server);
       const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Cycle' }), 201);
       for (let i = 0; i < 2; i++) {
-        assert.deepEqual(expectStatus(await owner.api.post(`/v1/lists/${list.id}/archive`), 200), { ...list, isArchived: true });
+        assert.deepEqual(expectStatus(await owner.api.post(`/v1/lists/${list.id}/archive`), 200), {
+          ...list,
+          isArchived: true,
+        });
         assert.deepEqual(expectStatus(await owner.api.get('/v1/lists'), 200), []);
       }
       for (let i = 0; i < 2; i++) {
@@ -178,7 +202,11 @@ describe('task lists', () => {
       for (const action of ['archive', 'unarchive']) {
         expectError(await team.owner.api.post(`/v1/lists/abc/${action}`), 400, 'listId must be a number.');
         expectError(await team.owner.api.post(`/v1/lists/1.5/${action}`), 400, 'listId must be a number.');
-        expectError(await outsider.api.post(`/v1/lists/${list.id}/${action}`), 403, 'You do not have access to this list.');
+        expectError(
+          await outsider.api.post(`/v1/lists/${list.id}/${action}`),
+          403,
+          'You do not have access to this list.',
+        );
         expectError(await stranger.api.post(`/v1/lists/${list.id}/${action}`), 404, `List ${list.id} not found.`);
       }
       assert.equal(expectStatus(await team.owner.api.get(`/v1/lists/${list.id}`), 200).isArchived, false);
@@ -192,7 +220,10 @@ describe('task lists', () => {
       const list = expectStatus(await team.owner.api.post('/v1/lists', { name: 'Shared' }), 201);
       expectError(await mate.api.get(`/v1/lists/${list.id}`), 403, 'You do not have access to this list.');
 
-      const added = expectStatus(await team.owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }), 201);
+      const added = expectStatus(
+        await team.owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }),
+        201,
+      );
       assert.deepEqual(added, { id: mate.userId, name: 'Mate', email: mate.email, role: 'member' });
       expectStatus(await team.owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }), 200);
 
@@ -217,7 +248,11 @@ describe('task lists', () => {
       assert.deepEqual(removed, { listId: list.id, userId: mate.userId, removed: true });
       expectError(await mate.api.get(`/v1/lists/${list.id}`), 403, 'You do not have access to this list.');
       expectError(await team.owner.api.delete(`/v1/lists/${list.id}/members/${mate.userId}`), 404);
-      expectError(await team.owner.api.delete(`/v1/lists/${list.id}/members/${team.owner.userId}`), 400, 'A list must keep at least one member.');
+      expectError(
+        await team.owner.api.delete(`/v1/lists/${list.id}/members/${team.owner.userId}`),
+        400,
+        'A list must keep at least one member.',
+      );
     });
 
     test('only teammates can be added, only by members, and other teams see nothing', async () => {
@@ -226,7 +261,11 @@ describe('task lists', () => {
       const stranger = (await createTestTeam(server)).owner;
       const list = expectStatus(await team.owner.api.post('/v1/lists', { name: 'Shared' }), 201);
 
-      expectError(await team.owner.api.post(`/v1/lists/${list.id}/members`, { userId: stranger.userId }), 400, /not a member of this team/);
+      expectError(
+        await team.owner.api.post(`/v1/lists/${list.id}/members`, { userId: stranger.userId }),
+        400,
+        /not a member of this team/,
+      );
       expectError(await team.owner.api.post(`/v1/lists/${list.id}/members`, { userId: 'nope' }), 400, /userId/);
       expectError(await team.owner.api.post(`/v1/lists/${list.id}/members`, {}), 400, /userId/);
       expectError(await outsider.api.post(`/v1/lists/${list.id}/members`, { userId: outsider.userId }), 403);

@@ -73,7 +73,18 @@ function openSqlite(path: string): Store {
 }
 
 function openPostgres(connectionString: string, poolSize: number): Store {
-  const pool = new pg.Pool({ connectionString, max: poolSize });
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    // Never hang a request on a database that is gone: fail fast, answer 503, retry next time.
+    connectionTimeoutMillis: 3_000,
+    statement_timeout: 10_000,
+    query_timeout: 15_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle connection whose server went away reports here; without a listener it would crash
+  // the process. The pool drops that connection and opens a new one on the next request.
+  pool.on('error', () => {});
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) }) as Db;
   return {
     db,

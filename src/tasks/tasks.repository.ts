@@ -268,20 +268,23 @@ export async function replaceAssignees(db: Db, taskId: number, userIds: readonly
 }
 
 /**
- * Replaces the task's lists among those the caller is a member of; attachments to lists the
- * caller cannot see are theirs to keep, since the caller never saw them.
+ * Replaces the task's lists among those the caller may use (member of, not archived).
+ * Attachments to lists the caller cannot see are kept, since the caller never saw them;
+ * so are attachments to archived lists, which come back with the list when it is unarchived.
  */
-export async function replaceVisibleLists(
+export async function replaceUsableLists(
   db: Db,
   caller: Caller,
   taskId: number,
   listIds: readonly number[],
 ): Promise<void> {
-  await db
-    .deleteFrom('task_list_items')
-    .where('task_id', '=', taskId)
-    .where('list_id', 'in', db.selectFrom('list_members').select('list_id').where('user_id', '=', caller.userId))
-    .execute();
+  const usable = db
+    .selectFrom('list_members as m')
+    .innerJoin('task_lists as l', 'l.id', 'm.list_id')
+    .select('m.list_id')
+    .where('m.user_id', '=', caller.userId)
+    .where('l.is_archived', '=', 0);
+  await db.deleteFrom('task_list_items').where('task_id', '=', taskId).where('list_id', 'in', usable).execute();
   await attachLists(db, taskId, listIds);
 }
 

@@ -23,7 +23,7 @@ const filterId = (raw: string): number => toId(raw) ?? 0;
 function toFilter(query: TaskQuery): TaskFilter {
   return {
     taskListIds: query.taskListId?.map(filterId),
-    assigneeIds: query.assigneeId,
+    assigneeIds: query.assigneeId?.map((id) => id.toLowerCase()),
     statusIds: query.taskStatusId?.map(filterId),
     priorities: query.priority,
     isCompleted: query.isCompleted === undefined ? undefined : query.isCompleted === 'true',

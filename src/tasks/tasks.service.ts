@@ -44,6 +44,8 @@ export interface NewTaskInput {
 }
 
 const unique = <T>(values: readonly T[] = []): T[] => [...new Set(values)];
+/** User ids are UUIDs, stored lower-case; accept them in any case. */
+const userIds = (values: readonly string[] = []): string[] => unique(values.map((id) => id.toLowerCase()));
 
 async function checkStatus(db: Db, caller: Caller, statusId: number): Promise<void> {
   const id = toId(statusId);
@@ -68,7 +70,7 @@ async function checkLists(db: Db, caller: Caller, listIds: number[]): Promise<vo
 
 export async function createTask(store: Store, caller: Caller, input: NewTaskInput): Promise<TaskDetail> {
   const listIds = unique(input.taskListIds);
-  const assigneeIds = unique(input.assigneeIds);
+  const assigneeIds = userIds(input.assigneeIds);
   return store.transaction(async (trx) => {
     let statusId = input.taskStatusId;
     if (statusId === undefined) {
@@ -152,13 +154,13 @@ export async function updateTask(
       await checkStatus(trx, caller, patch.taskStatusId);
       changes.status_id = patch.taskStatusId;
     }
-    const assigneeIds = patch.assigneeIds && unique(patch.assigneeIds);
+    const assigneeIds = patch.assigneeIds && userIds(patch.assigneeIds);
     if (assigneeIds) await checkAssignees(trx, caller, assigneeIds);
     const listIds = patch.taskListIds && unique(patch.taskListIds);
     if (listIds) await checkLists(trx, caller, listIds);
 
     if (assigneeIds) await tasks.replaceAssignees(trx, task.id, assigneeIds);
-    if (listIds) await tasks.replaceVisibleLists(trx, caller, task.id, listIds);
+    if (listIds) await tasks.replaceUsableLists(trx, caller, task.id, listIds);
     const nothingGiven = Object.keys(changes).length === 0 && !assigneeIds && !listIds;
     const row = nothingGiven ? task : await tasks.updateTask(trx, task.id, changes);
     return {

@@ -1,0 +1,34 @@
+/**
+ * Recognises failures that mean "the database cannot answer right now" (PostgreSQL gone,
+ * restarting, out of connections, a statement timeout; SQLite locked past its busy timeout),
+ * so the HTTP layer answers 503 instead of 500 and the pool recovers by itself.
+ */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+]);
+
+/** SQLSTATE classes and codes: 08 connection exception, 57P0x shutdown/crash, 53300 too many connections, 57014 timeout. */
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[1-4]|53300|57014|40P01)$/;
+
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  'Query read timeout',
+];
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.test(code)) return true;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
+  }
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m));
+}
