@@ -21,10 +21,12 @@ export interface TaskList {
   name: string;
   color: string;
   isArchived: boolean;
+  /** Internal: the basis of the ETag; response schemas leave it out. */
+  version: number;
 }
 
-export function rowToList(row: Pick<ListRow, 'id' | 'name' | 'color' | 'is_archived'>): TaskList {
-  return { id: row.id, name: row.name, color: row.color, isArchived: Boolean(row.is_archived) };
+export function rowToList(row: Pick<ListRow, 'id' | 'name' | 'color' | 'is_archived' | 'version'>): TaskList {
+  return { id: row.id, name: row.name, color: row.color, isArchived: Boolean(row.is_archived), version: row.version };
 }
 
 /** A list of this team, or undefined: another team's list is indistinguishable from a missing one. */
@@ -52,7 +54,7 @@ export async function activeListsOfMember(db: Db, teamId: string, userId: string
   const rows = await db
     .selectFrom('list_members as m')
     .innerJoin('task_lists as l', 'l.id', 'm.list_id')
-    .select(['l.id', 'l.name', 'l.color', 'l.is_archived'])
+    .select(['l.id', 'l.name', 'l.color', 'l.is_archived', 'l.version'])
     .where('m.user_id', '=', userId)
     .where('l.team_id', '=', teamId)
     .where('l.is_archived', '=', 0)

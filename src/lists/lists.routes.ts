@@ -1,4 +1,7 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { etagOf } from '../http/etag.js';
+import type { TaskList } from './lists.repository.js';
 import type { App, AppDeps } from '../http/app-types.js';
 import { errorResponses } from '../http/schemas.js';
 import { Member } from '../users/users.routes.js';
@@ -13,6 +16,12 @@ import {
 import * as service from './lists.service.js';
 
 const tags = ['Task lists'];
+
+/** Sends the list's ETag with it, for conditional requests. */
+function withEtag(reply: FastifyReply, list: TaskList): TaskList {
+  reply.header('etag', etagOf(list.version));
+  return list;
+}
 
 export function listsRoutes(app: App, { store }: AppDeps): void {
   app.get(
@@ -38,7 +47,8 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         response: { 201: TaskListBody, ...errorResponses(400) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createList(store, request.caller, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(withEtag(reply, await service.createList(store, request.caller, request.body))),
   );
 
   app.get(
@@ -52,7 +62,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         response: { 200: TaskListBody, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => service.getList(store, request.caller, request.params.listId),
+    async (request, reply) => withEtag(reply, await service.getList(store, request.caller, request.params.listId)),
   );
 
   app.patch(
@@ -63,10 +73,20 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         tags,
         params: ListIdParams,
         body: UpdateListBody,
-        response: { 200: TaskListBody, ...errorResponses(400, 403, 404) },
+        response: { 200: TaskListBody, ...errorResponses(400, 403, 404, 412) },
       },
     },
-    async (request) => service.updateList(store, request.caller, request.params.listId, request.body),
+    async (request, reply) =>
+      withEtag(
+        reply,
+        await service.updateList(
+          store,
+          request.caller,
+          request.params.listId,
+          request.body,
+          request.headers['if-match'],
+        ),
+      ),
   );
 
   for (const [action, archived] of [
@@ -84,7 +104,8 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
           response: { 200: TaskListBody, ...errorResponses(400, 403, 404) },
         },
       },
-      async (request) => service.setArchived(store, request.caller, request.params.listId, archived),
+      async (request, reply) =>
+        withEtag(reply, await service.setArchived(store, request.caller, request.params.listId, archived)),
     );
   }
 

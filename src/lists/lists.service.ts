@@ -3,6 +3,7 @@
  * Routes and the CLI both come through here, so neither can skip the checks.
  */
 import type { Caller } from '../caller.js';
+import { checkIfMatch } from '../http/etag.js';
 import { forbidden, invalidInput, notFound } from '../http/errors.js';
 import { isUuid, toId } from '../ids.js';
 import type { Store } from '../storage/database.js';
@@ -52,9 +53,11 @@ export async function updateList(
   caller: Caller,
   rawListId: string,
   changes: { name?: string; color?: string },
+  ifMatch?: string,
 ): Promise<TaskList> {
   return store.transaction(async (trx) => {
     const row = await loadListAsMember(trx, caller, rawListId);
+    checkIfMatch(ifMatch, row.version, 'list');
     if (changes.name === undefined && changes.color === undefined) return lists.rowToList(row);
     return lists.rowToList(await lists.updateList(trx, row.id, changes));
   });

@@ -38,6 +38,8 @@ export interface TaskDetail extends Omit<TaskSummary, 'status'> {
   parent: { id: number; number: number; title: string } | null;
   subtaskCount: number;
   createdBy: Person;
+  /** Internal: the basis of the ETag; response schemas leave it out. */
+  version: number;
 }
 
 export interface TaskFilter {
@@ -235,6 +237,7 @@ export async function findDetail(db: Db, caller: Caller, taskId: number): Promis
     assignees: assignees.get(taskId) ?? [],
     taskLists: taskLists.get(taskId) ?? [],
     createdBy: { id: row.created_by, name: row.creator_name, email: row.creator_email },
+    version: row.version,
   };
 }
 

@@ -1,4 +1,6 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { etagOf } from '../http/etag.js';
 import type { App, AppDeps } from '../http/app-types.js';
 import { errorResponses } from '../http/schemas.js';
 import { toId } from '../ids.js';
@@ -16,6 +18,12 @@ import {
 import * as service from './tasks.service.js';
 
 const tags = ['Tasks'];
+
+/** Sends the task's ETag with it, for conditional requests. */
+function withEtag<T extends { version: number }>(reply: FastifyReply, task: T): T {
+  reply.header('etag', etagOf(task.version));
+  return task;
+}
 
 /** An id too large to exist becomes 0, which matches nothing (and cannot overflow a column). */
 const filterId = (raw: string): number => toId(raw) ?? 0;
@@ -60,7 +68,8 @@ export function tasksRoutes(app: App, { store }: AppDeps): void {
         response: { 201: TaskDetail, ...errorResponses(400) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createTask(store, request.caller, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(withEtag(reply, await service.createTask(store, request.caller, request.body))),
   );
 
   app.get(
@@ -73,7 +82,7 @@ export function tasksRoutes(app: App, { store }: AppDeps): void {
         response: { 200: TaskDetail, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => service.getTask(store, request.caller, request.params.taskId),
+    async (request, reply) => withEtag(reply, await service.getTask(store, request.caller, request.params.taskId)),
   );
 
   app.patch(
@@ -84,10 +93,20 @@ export function tasksRoutes(app: App, { store }: AppDeps): void {
         tags,
         params: TaskIdParams,
         body: UpdateTaskBody,
-        response: { 200: TaskUpdateResult, ...errorResponses(400, 403, 404) },
+        response: { 200: TaskUpdateResult, ...errorResponses(400, 403, 404, 412) },
       },
     },
-    async (request) => service.updateTask(store, request.caller, request.params.taskId, request.body),
+    async (request, reply) =>
+      withEtag(
+        reply,
+        await service.updateTask(
+          store,
+          request.caller,
+          request.params.taskId,
+          request.body,
+          request.headers['if-match'],
+        ),
+      ),
   );
 
   app.delete(
@@ -98,9 +117,9 @@ export function tasksRoutes(app: App, { store }: AppDeps): void {
         summary: 'Delete a task permanently; its subtasks become top-level tasks',
         tags,
         params: TaskIdParams,
-        response: { 200: TaskDeleted, ...errorResponses(400, 403, 404) },
+        response: { 200: TaskDeleted, ...errorResponses(400, 403, 404, 412) },
       },
     },
-    async (request) => service.deleteTask(store, request.caller, request.params.taskId),
+    async (request) => service.deleteTask(store, request.caller, request.params.taskId, request.headers['if-match']),
   );
 }

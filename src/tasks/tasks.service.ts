@@ -3,6 +3,7 @@
  * against the team → change in one transaction.
  */
 import type { Caller } from '../caller.js';
+import { checkIfMatch } from '../http/etag.js';
 import { forbidden, invalidInput, notFound } from '../http/errors.js';
 import { toId } from '../ids.js';
 import { usableListIds } from '../lists/lists.repository.js';
@@ -131,6 +132,8 @@ export interface TaskUpdateResult {
   dueDate: string | null;
   taskStatusId: number;
   updatedAt: string;
+  /** Internal: the basis of the ETag. */
+  version: number;
 }
 
 /** Changes only the fields given; `null` clears a nullable field. */
@@ -139,9 +142,11 @@ export async function updateTask(
   caller: Caller,
   rawTaskId: string,
   patch: TaskPatch,
+  ifMatch?: string,
 ): Promise<TaskUpdateResult> {
   return store.transaction(async (trx) => {
     const task = await loadAccessibleTask(trx, caller, rawTaskId);
+    checkIfMatch(ifMatch, task.version, 'task');
     const changes: TaskChanges = {};
     if (patch.title !== undefined) {
       changes.title = patch.title;
@@ -171,6 +176,7 @@ export async function updateTask(
       dueDate: row.due_date,
       taskStatusId: row.status_id,
       updatedAt: row.updated_at,
+      version: row.version,
     };
   });
 }
@@ -179,9 +185,11 @@ export async function deleteTask(
   store: Store,
   caller: Caller,
   rawTaskId: string,
+  ifMatch?: string,
 ): Promise<{ id: number; number: number; deleted: true }> {
   return store.transaction(async (trx) => {
     const task = await loadAccessibleTask(trx, caller, rawTaskId);
+    checkIfMatch(ifMatch, task.version, 'task');
     await tasks.deleteTask(trx, task.id);
     return { id: task.id, number: task.number, deleted: true as const };
   });
