@@ -1,196 +1,25 @@
 /**
  * The operator CLI as a user runs it: `node bin/tasklane.js …` in a child process (compiled code
- * from dist/), on a temporary SQLite database. Covers every `admin` command of CONTRACT.md, its
+ * from dist/), on a temporary database (SQLite, or PostgreSQL when the suite runs on it). Covers every `admin` command of CONTRACT.md, its
  * failures, and `serve`: first start, restart, SIGTERM, and admin changes seen by a running server.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { Client, expectError, expectStatus } from './harness.js';
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-// ---------------------------------------------------------------------------------------------
-
-/** The checkout root: this file runs as dist/test/cli.test.js. */
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(ROOT, 'bin', 'tasklane.js');
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const TIMEOUT = 60_000;
-
-/** A temporary folder holding one database file; `url` is its DATABASE_URL. */
-function tempDb(): { url: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'tasklane-cli-'));
-  return { url: `sqlite:${join(dir, 'x.db')}`, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-function cliEnv(databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...extra };
-  delete env.NODE_TEST_CONTEXT; // the child is not a test
-  delete env.NODE_OPTIONS;
-  return env;
-}
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Every child started here, so cleanup can kill whatever is left. */
-const children = new Set<ChildProcess>();
-
-function killAll(): void {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  children.clear();
-}
-
-function track(child: ChildProcess): ChildProcess {
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-/** Runs `tasklane <args>` to completion (killed after TIMEOUT). */
-function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolvePromise, reject) => {
-    const child = track(spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(
-        new Error(`tasklane ${args.join(' ')} did not finish in ${TIMEOUT} ms\nstdout: ${stdout}\nstderr: ${stderr}`),
-      );
-    }, TIMEOUT);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolvePromise({ code, signal, stdout, stderr });
-    });
-  });
-}
-
-const describeRun = (args: string[], run: Run) =>
-  `tasklane ${args.join(' ')} → exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`;
-
-/** Runs `tasklane admin <args>`, asserts exit 0 and exactly one JSON object on stdout, returns it. */
-async function admin(databaseUrl: string, ...args: string[]): Promise<any> {
-  const run = await runCli(['admin', ...args], cliEnv(databaseUrl));
-  assert.equal(run.code, 0, describeRun(args, run));
-  const lines = run.stdout.split('\n').filter((line) => line.trim() !== '');
-  assert.equal(lines.length, 1, `expected one line of JSON on stdout: ${describeRun(args, run)}`);
-  const value = JSON.parse(lines[0]!);
-  assert.ok(value !== null && typeof value === 'object' && !Array.isArray(value), `not a JSON object: ${lines[0]}`);
-  return value;
-}
-
-/** Runs `tasklane admin <args>`, asserts a non-zero exit, nothing on stdout and one line on stderr. */
-async function adminFails(databaseUrl: string, ...args: string[]): Promise<string> {
-  const run = await runCli(['admin', ...args], cliEnv(databaseUrl));
-  assert.notEqual(run.code, 0, describeRun(args, run));
-  assert.equal(run.stdout.trim(), '', `stdout must stay empty on failure: ${describeRun(args, run)}`);
-  const lines = run.stderr.split('\n').filter((line) => line.trim() !== '');
-  assert.equal(lines.length, 1, `expected a one-line reason on stderr: ${describeRun(args, run)}`);
-  return lines[0]!;
-}
-
-interface Serving {
-  url: string;
-  child: ChildProcess;
-  /** Everything printed on stdout so far. */
-  stdout(): string;
-  stderr(): string;
-  /** Sends SIGTERM and resolves to the exit code. */
-  stop(): Promise<number | null>;
-}
-
-const LISTENING = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
-
-/** Starts `tasklane serve` and resolves once it prints its `listening on` line. */
-function serve(databaseUrl: string, extra: Record<string, string> = {}): Promise<Serving> {
-  return new Promise((resolvePromise, reject) => {
-    const child = track(
-      spawn(process.execPath, [BIN, 'serve'], {
-        cwd: ROOT,
-        env: cliEnv(databaseUrl, extra),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
-    );
-    let stdout = '';
-    let stderr = '';
-    let started = false;
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`serve printed no "listening on" line in ${TIMEOUT} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, TIMEOUT);
-    child.on('error', reject);
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      const match = LISTENING.exec(stdout);
-      if (match && !started) {
-        started = true;
-        clearTimeout(timer);
-        resolvePromise({
-          url: match[1]!,
-          child,
-          stdout: () => stdout,
-          stderr: () => stderr,
-          stop: async () => {
-            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-            const stopTimer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT);
-            try {
-              return await exited;
-            } finally {
-              clearTimeout(stopTimer);
-            }
-          },
-        });
-      }
-    });
-    void exited.then((code) => {
-      if (!started) {
-        clearTimeout(timer);
-        reject(new Error(`serve exited with ${code} before listening\nstdout: ${stdout}\nstderr: ${stderr}`));
-      }
-    });
-  });
-}
-
-/** The key printed on first start, taken from the ready curl line. */
-function printedKey(stdout: string): { key: string; curlLine: string } {
-  const curlLine = stdout.split('\n').find((line) => /\bcurl\b/.test(line));
-  assert.ok(curlLine, `no curl line in:\n${stdout}`);
-  const match = /x-api-key:\s*([^\s'"]+)/i.exec(curlLine);
-  assert.ok(match, `the curl line sends no x-api-key: ${curlLine}`);
-  return { key: match[1]!, curlLine };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Tests
-// ---------------------------------------------------------------------------------------------
+import { Client, expectError, expectStatus, tempDatabase, type TempDatabase } from './harness.js';
+import { admin, adminFails, killAll, printedKey, serve, TIMEOUT, UUID, type Serving } from './processes.js';
 
 describe('tasklane admin', { timeout: 10 * TIMEOUT }, () => {
-  let db: { url: string; remove(): void };
+  let db: TempDatabase;
   let server: Serving;
   before(async () => {
-    db = tempDb();
+    db = await tempDatabase();
     server = await serve(db.url);
   });
   after(async () => {
     await server?.stop();
     killAll();
-    db?.remove();
+    await db?.remove();
   });
 
   /** An org with one member who has a working key. */
@@ -458,13 +287,13 @@ describe('tasklane admin', { timeout: 10 * TIMEOUT }, () => {
 });
 
 describe('tasklane serve', { timeout: 10 * TIMEOUT }, () => {
-  const databases: { url: string; remove(): void }[] = [];
-  after(() => {
+  const databases: TempDatabase[] = [];
+  after(async () => {
     killAll();
-    for (const db of databases) db.remove();
+    for (const db of databases) await db.remove();
   });
-  const newDb = () => {
-    const db = tempDb();
+  const newDb = async () => {
+    const db = await tempDatabase();
     databases.push(db);
     return db;
   };
@@ -473,7 +302,7 @@ describe('tasklane serve', { timeout: 10 * TIMEOUT }, () => {
     'first start on an empty database prints a working key and a curl line; a restart prints no secret; SIGTERM exits 0',
     { timeout: 4 * TIMEOUT },
     async () => {
-      const db = newDb();
+      const db = await newDb();
       const first = await serve(db.url);
       const firstOut = first.stdout();
       assert.match(firstOut, /^listening on http:\/\/127\.0\.0\.1:\d+$/m);
@@ -503,7 +332,7 @@ describe('tasklane serve', { timeout: 10 * TIMEOUT }, () => {
   );
 
   test('SIGINT also shuts down with exit code 0, and the port stops answering', { timeout: 2 * TIMEOUT }, async () => {
-    const db = newDb();
+    const db = await newDb();
     const running = await serve(db.url);
     const { key } = printedKey(running.stdout());
     expectStatus(await new Client(running.url, key).get('/v1/me'), 200);
@@ -516,7 +345,7 @@ describe('tasklane serve', { timeout: 10 * TIMEOUT }, () => {
     'admin commands against the database of a running server take effect on its next request',
     { timeout: 2 * TIMEOUT },
     async () => {
-      const db = newDb();
+      const db = await newDb();
       const running = await serve(db.url);
       try {
         const { key } = printedKey(running.stdout());

@@ -4,9 +4,11 @@
  * the whole response.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.js';
 import { startServer, type RunningServer } from '../src/server.js';
 
@@ -15,21 +17,63 @@ export interface TestServer extends RunningServer {
   client(key?: string): Client;
 }
 
-/** A fresh, empty SQLite database file in its own temporary folder. */
-export function tempDatabase(): { url: string; remove(): void } {
+export interface TempDatabase {
+  url: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * The store this run of the suite targets: SQLite unless TASKLANE_TEST_STORE=postgres, in which
+ * case TEST_DATABASE_URL names a PostgreSQL server to create throwaway databases on.
+ */
+export const TEST_STORE: 'sqlite' | 'postgres' = process.env.TASKLANE_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A fresh, empty database of the store under test: a file in a temp folder, or a new PostgreSQL database. */
+export async function tempDatabase(): Promise<TempDatabase> {
+  if (TEST_STORE === 'postgres') return tempPostgresDatabase();
   const dir = mkdtempSync(join(tmpdir(), 'tasklane-test-'));
-  return { url: `sqlite:${join(dir, 'tasklane.db')}`, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    url: `sqlite:${join(dir, 'tasklane.db')}`,
+    remove: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+async function tempPostgresDatabase(): Promise<TempDatabase> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error('TASKLANE_TEST_STORE=postgres needs TEST_DATABASE_URL');
+  const name = `tasklane_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    remove: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
 }
 
 /** Starts tasklane on port 0 with a temporary database; `env` overrides the environment. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const database = tempDatabase();
+  const database = await tempDatabase();
   const config: Config = loadConfig({
     DATABASE_URL: database.url,
     PORT: '0',
     HOST: '127.0.0.1',
     RATE_LIMIT_PER_MINUTE: '0',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error', // a 5xx prints its cause
     ...env,
   });
   const server = await startServer(config);
@@ -38,7 +82,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     client: (key?: string) => new Client(server.url, key),
     close: async () => {
       await server.close();
-      database.remove();
+      await database.remove();
     },
   };
 }

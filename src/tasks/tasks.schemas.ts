@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateString, IdParam, Nullable, Person, StringEnum, Uuid } from '../http/schemas.js';
+import { MAX_ID } from '../storage/dialect.js';
 import { PRIORITIES } from './tasks.repository.js';
 
 const Id = (name: string) => Type.String({ pattern: '^\\d+$', errorMessage: `${name} must be a number.` });
@@ -20,7 +21,7 @@ const Description = Nullable(
 );
 const DueDate = (name: string) =>
   DateString({ errorMessage: `${name} must be a real calendar date written YYYY-MM-DD.` });
-const ListIds = Type.Array(Type.Integer({ minimum: 1 }), {
+const ListIds = Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), {
   maxItems: 100,
   errorMessage: 'taskListIds must be an array of list IDs (numbers), at most 100.',
 });
@@ -28,7 +29,11 @@ const AssigneeIds = Type.Array(Uuid(), {
   maxItems: 100,
   errorMessage: 'assigneeIds must be an array of user IDs (UUIDs), at most 100.',
 });
-const StatusId = Type.Integer({ minimum: 1, errorMessage: 'taskStatusId must be a task status ID (a number).' });
+const StatusId = Type.Integer({
+  minimum: 1,
+  maximum: MAX_ID,
+  errorMessage: 'taskStatusId must be a task status ID (a number).',
+});
 
 export const TaskIdParams = IdParam('taskId');
 
@@ -71,7 +76,7 @@ export const CreateTaskBody = Type.Object(
     taskStatusId: Type.Optional(StatusId),
     taskListIds: Type.Optional(ListIds),
     parentId: Type.Optional(
-      Nullable(Type.Integer({ minimum: 1, errorMessage: 'parentId must be a task ID (a number).' })),
+      Nullable(Type.Integer({ minimum: 1, maximum: MAX_ID, errorMessage: 'parentId must be a task ID (a number).' })),
     ),
     assigneeIds: Type.Optional(AssigneeIds),
   },

@@ -1,0 +1,161 @@
+/**
+ * Child-process helpers: run the real `tasklane` command (compiled code from dist/) the way an
+ * operator does, and tidy up whatever is left running.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The checkout root: this file runs as dist/test/cli.test.js. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BIN = join(ROOT, 'bin', 'tasklane.js');
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const TIMEOUT = 60_000;
+
+export function cliEnv(databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...extra };
+  delete env.NODE_TEST_CONTEXT; // the child is not a test
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+export interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Every child started here, so cleanup can kill whatever is left. */
+const children = new Set<ChildProcess>();
+
+export function killAll(): void {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  children.clear();
+}
+
+export function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Runs `tasklane <args>` to completion (killed after TIMEOUT). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const child = track(spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(`tasklane ${args.join(' ')} did not finish in ${TIMEOUT} ms\nstdout: ${stdout}\nstderr: ${stderr}`),
+      );
+    }, TIMEOUT);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+const describeRun = (args: string[], run: Run) =>
+  `tasklane ${args.join(' ')} → exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`;
+
+/** Runs `tasklane admin <args>`, asserts exit 0 and exactly one JSON object on stdout, returns it. */
+export async function admin(databaseUrl: string, ...args: string[]): Promise<any> {
+  const run = await runCli(['admin', ...args], cliEnv(databaseUrl));
+  assert.equal(run.code, 0, describeRun(args, run));
+  const lines = run.stdout.split('\n').filter((line) => line.trim() !== '');
+  assert.equal(lines.length, 1, `expected one line of JSON on stdout: ${describeRun(args, run)}`);
+  const value = JSON.parse(lines[0]!);
+  assert.ok(value !== null && typeof value === 'object' && !Array.isArray(value), `not a JSON object: ${lines[0]}`);
+  return value;
+}
+
+/** Runs `tasklane admin <args>`, asserts a non-zero exit, nothing on stdout and one line on stderr. */
+export async function adminFails(databaseUrl: string, ...args: string[]): Promise<string> {
+  const run = await runCli(['admin', ...args], cliEnv(databaseUrl));
+  assert.notEqual(run.code, 0, describeRun(args, run));
+  assert.equal(run.stdout.trim(), '', `stdout must stay empty on failure: ${describeRun(args, run)}`);
+  const lines = run.stderr.split('\n').filter((line) => line.trim() !== '');
+  assert.equal(lines.length, 1, `expected a one-line reason on stderr: ${describeRun(args, run)}`);
+  return lines[0]!;
+}
+
+export interface Serving {
+  url: string;
+  child: ChildProcess;
+  /** Everything printed on stdout so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Sends SIGTERM and resolves to the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export const LISTENING = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
+
+/** Starts `tasklane serve` and resolves once it prints its `listening on` line. */
+export function serve(databaseUrl: string, extra: Record<string, string> = {}): Promise<Serving> {
+  return new Promise((resolvePromise, reject) => {
+    const child = track(
+      spawn(process.execPath, [BIN, 'serve'], {
+        cwd: ROOT,
+        env: cliEnv(databaseUrl, extra),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    let stdout = '';
+    let stderr = '';
+    let started = false;
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve printed no "listening on" line in ${TIMEOUT} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, TIMEOUT);
+    child.on('error', reject);
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const match = LISTENING.exec(stdout);
+      if (match && !started) {
+        started = true;
+        clearTimeout(timer);
+        resolvePromise({
+          url: match[1]!,
+          child,
+          stdout: () => stdout,
+          stderr: () => stderr,
+          stop: async () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            const stopTimer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT);
+            try {
+              return await exited;
+            } finally {
+              clearTimeout(stopTimer);
+            }
+          },
+        });
+      }
+    });
+    void exited.then((code) => {
+      if (!started) {
+        clearTimeout(timer);
+        reject(new Error(`serve exited with ${code} before listening\nstdout: ${stdout}\nstderr: ${stderr}`));
+      }
+    });
+  });
+}
+
+/** The key printed on first start, taken from the ready curl line. */
+export function printedKey(stdout: string): { key: string; curlLine: string } {
+  const curlLine = stdout.split('\n').find((line) => /\bcurl\b/.test(line));
+  assert.ok(curlLine, `no curl line in:\n${stdout}`);
+  const match = /x-api-key:\s*([^\s'"]+)/i.exec(curlLine);
+  assert.ok(match, `the curl line sends no x-api-key: ${curlLine}`);
+  return { key: match[1]!, curlLine };
+}
