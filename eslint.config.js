@@ -5,7 +5,7 @@ export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'web/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
-  { files: ['bin/**/*.js'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+  { files: ['bin/**/*.js', 'scripts/**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
