@@ -65,11 +65,14 @@ async function tempPostgresDatabase(): Promise<TempDatabase> {
   };
 }
 
-/** Starts tasklane on port 0 with a temporary database; `env` overrides the environment. */
+/**
+ * Starts tasklane on port 0 with a temporary database; `env` overrides the environment.
+ * With `env.DATABASE_URL` it uses that database instead, and leaves it in place on close.
+ */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const database = await tempDatabase();
+  const database = env.DATABASE_URL ? undefined : await tempDatabase();
   const config: Config = loadConfig({
-    DATABASE_URL: database.url,
+    DATABASE_URL: database?.url ?? env.DATABASE_URL,
     PORT: '0',
     HOST: '127.0.0.1',
     RATE_LIMIT_PER_MINUTE: '0',
@@ -82,7 +85,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     client: (key?: string) => new Client(server.url, key),
     close: async () => {
       await server.close();
-      await database.remove();
+      await database?.remove();
     },
   };
 }

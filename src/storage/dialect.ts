@@ -2,7 +2,7 @@
  * Every difference between SQLite and PostgreSQL that the rest of tasklane must know about.
  * Callers never branch on the engine; they ask this module.
  */
-import type { ColumnDefinitionBuilder, CreateTableBuilder } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -18,3 +18,55 @@ export function withSerialId<T extends string>(
 
 /** PostgreSQL's int4 range; ids beyond it cannot exist, so lookups skip the query. */
 export const MAX_ID = 2_147_483_647;
+
+/**
+ * Serializes one-time setup (the first-start bootstrap) across processes starting at once.
+ * PostgreSQL: a transaction-scoped advisory lock. SQLite: `begin immediate` already holds the
+ * only write lock, so there is nothing to add.
+ */
+export async function lockSetup(trx: Kysely<any>, dialect: DialectName): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${SETUP_LOCK_ID})`.execute(trx);
+}
+
+/** An arbitrary constant naming tasklane's setup lock among a database's advisory locks. */
+const SETUP_LOCK_ID = 7_270_431_001;
+
+/**
+ * The highest id each table has ever handed out (deleted rows included), so a copy of the
+ * database never hands out an id again. SQLite keeps it in sqlite_sequence; PostgreSQL in sequences.
+ */
+export async function readSerialHighWater(
+  db: Kysely<any>,
+  dialect: DialectName,
+  tables: readonly string[],
+): Promise<Map<string, number>> {
+  const highWater = new Map<string, number>();
+  for (const table of tables) {
+    const result =
+      dialect === 'postgres'
+        ? await sql<{ n: string | null }>`select case when is_called then last_value else 0 end as n
+            from ${sql.raw(`${table}_id_seq`)}`.execute(db)
+        : await sql<{ n: number | null }>`select seq as n from sqlite_sequence where name = ${table}`.execute(db);
+    highWater.set(table, Number(result.rows[0]?.n ?? 0));
+  }
+  return highWater;
+}
+
+/** Makes each table's next generated id follow both its largest row and the given high-water mark. */
+export async function setSerialHighWater(
+  trx: Kysely<any>,
+  dialect: DialectName,
+  highWater: Map<string, number>,
+): Promise<void> {
+  for (const [table, mark] of highWater) {
+    const max = await sql<{ n: number | null }>`select max(id) as n from ${sql.table(table)}`.execute(trx);
+    const next = Math.max(mark, Number(max.rows[0]?.n ?? 0));
+    if (next === 0) continue;
+    if (dialect === 'postgres') {
+      await sql`select setval(pg_get_serial_sequence(${table}, 'id'), ${next})`.execute(trx);
+    } else {
+      await sql`delete from sqlite_sequence where name = ${table}`.execute(trx);
+      await sql`insert into sqlite_sequence (name, seq) values (${table}, ${next})`.execute(trx);
+    }
+  }
+}

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { insertKey } from '../keys/keys.repository.js';
 import { DEFAULT_STATUSES, insertStatus } from '../statuses/statuses.repository.js';
 import type { Store } from '../storage/database.js';
+import { lockSetup } from '../storage/dialect.js';
 import type { Db, TeamRow } from '../storage/schema.js';
 import { hashPassword } from '../users/passwords.js';
 import { insertUser } from '../users/users.repository.js';
@@ -32,6 +33,7 @@ export async function bootstrapIfEmpty(store: Store): Promise<Bootstrap | null> 
   const password = randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(password);
   return store.transaction(async (trx) => {
+    await lockSetup(trx, store.dialect);
     if ((await countTeams(trx)) > 0) return null;
     const team = await createTeam(trx, 'My team');
     const email = 'owner@tasklane.local';
