@@ -11,6 +11,11 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Connections in the PostgreSQL pool (ignored for SQLite). */
   readonly databasePoolSize: number;
+  /**
+   * Which proxies to believe about the client address (X-Forwarded-For), for per-address limits:
+   * false (default), true (any), or a comma-separated list of proxy addresses/CIDRs.
+   */
+  readonly trustProxy: boolean | string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -55,8 +60,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000_000),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 1_048_576, 1, 1_073_741_824),
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | string {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  return raw === 'true' ? true : raw;
 }
