@@ -39,9 +39,11 @@ function shippedMigrations(): string[] {
     .sort();
 }
 
-/** stderr of every process, for failure messages (a 5xx logs its cause there at LOG_LEVEL=error). */
-const stderrOf = (servers: Serving[]) =>
-  servers.map((s, i) => `--- process ${i} (${s.url}) stderr:\n${s.stderr().slice(-4000)}`).join('\n');
+/** The output of every process, for failure messages (a 5xx logs its cause at LOG_LEVEL=error). */
+const outputOf = (servers: Serving[]) =>
+  servers
+    .map((s, i) => `--- process ${i} (${s.url}):\n${s.stdout().slice(-3000)}${s.stderr().slice(-3000)}`)
+    .join('\n');
 
 /** Starts `count` processes at the same instant; stops the ones that did start if any failed. */
 async function serveAtOnce(databaseUrl: string, count: number): Promise<Serving[]> {
@@ -103,7 +105,7 @@ describe('several serve processes on one PostgreSQL database', { timeout: 10 * T
         errors.length,
         0,
         `${errors.length} of ${CONCURRENT_TASKS} requests failed (5xx or network), first ones:\n` +
-          `${errors.slice(0, 3).join('\n')}\n${stderrOf(servers)}`,
+          `${errors.slice(0, 3).join('\n')}\n${outputOf(servers)}`,
       );
       const responses = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       const notCreated = responses.filter((r) => r.status !== 201);
@@ -232,7 +234,7 @@ describe('simultaneous first starts on an empty PostgreSQL database', { timeout:
   });
 
   // A race may not show on every attempt; several fresh databases make a lost one likelier to show.
-  const ROUNDS = 3;
+  const ROUNDS = 6;
   for (let round = 1; round <= ROUNDS; round++) {
     test(
       `${PROCESSES} processes started at once all listen, exactly one prints the starter secrets, and the database ` +
@@ -294,7 +296,7 @@ describe('simultaneous first starts on an empty PostgreSQL database', { timeout:
         assert.deepEqual(
           codes,
           servers.map(() => 0),
-          `exit codes ${codes.join(', ')}\n${stderrOf(servers)}`,
+          `exit codes ${codes.join(', ')}\n${outputOf(servers)}`,
         );
       },
     );
