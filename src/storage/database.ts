@@ -5,9 +5,19 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type PostgresPool,
+  type PostgresPoolClient,
+} from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.js';
+import { isDatabaseUnavailable } from './errors.js';
 import type { Db } from './schema.js';
 
 export interface Store {
@@ -80,12 +90,16 @@ function openPostgres(connectionString: string, poolSize: number): Store {
     connectionTimeoutMillis: 3_000,
     statement_timeout: 10_000,
     query_timeout: 15_000,
+    // A transaction abandoned by a partitioned client must not hold row locks for long.
+    idle_in_transaction_session_timeout: 30_000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle connection whose server went away reports here; without a listener it would crash
-  // the process. The pool drops that connection and opens a new one on the next request.
+  // A connection whose server went away emits 'error', idle (reported by the pool) or checked
+  // out (reported by the client); unheard, either would crash the process. The failed query
+  // itself rejects and becomes a 503, and the broken connection is discarded on release.
   pool.on('error', () => {});
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) }) as Db;
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: discardingBrokenConnections(pool) }) }) as Db;
   return {
     db,
     dialect: 'postgres',
@@ -93,5 +107,38 @@ function openPostgres(connectionString: string, poolSize: number): Store {
     // (the team's task counter, the row being changed), so concurrent writers queue.
     transaction: (work) => db.transaction().setIsolationLevel('read committed').execute(work),
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * The pool as Kysely sees it, except that a connection on which a query failed for connection
+ * reasons (a read timeout, a reset) is closed at once and never reused. Otherwise pg leaves the
+ * timed-out query running, Kysely's ROLLBACK queues behind it, and the connection goes back to
+ * the pool still inside the transaction, where a later COMMIT would commit the abandoned work.
+ * Closing the socket makes PostgreSQL roll that transaction back.
+ */
+function discardingBrokenConnections(pool: pg.Pool): PostgresPool {
+  return {
+    end: () => pool.end(),
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      const query = async (text: string, values: readonly unknown[]) => {
+        try {
+          return await client.query(text, values as unknown[]);
+        } catch (error) {
+          if (!broken && isDatabaseUnavailable(error)) {
+            broken = error as Error;
+            // pg has no public "abort now": end() would wait behind the stuck query.
+            (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+          }
+          throw error;
+        }
+      };
+      return {
+        query: query as unknown as PostgresPoolClient['query'],
+        release: () => client.release(broken),
+      };
+    },
   };
 }

@@ -13,8 +13,11 @@ const NETWORK_CODES = new Set([
   'EHOSTUNREACH',
 ]);
 
-/** SQLSTATE classes and codes: 08 connection exception, 57P0x shutdown/crash, 53300 too many connections, 57014 timeout. */
-const UNAVAILABLE_SQLSTATES = /^(08...|57P0[1-4]|53300|57014|40P01)$/;
+/**
+ * SQLSTATE classes and codes: 08 connection exception, 57P0x shutdown/crash, 53300 too many
+ * connections, 57014 statement timeout, 40P01 deadlock, 25P02 a transaction already aborted.
+ */
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[1-4]|53300|57014|40P01|25P02)$/;
 
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
