@@ -1,3 +1,4 @@
+import { byNameThenId } from '../ids.js';
 import type { Db, ListRow, Role } from '../storage/schema.js';
 
 export const LIST_COLORS = [
@@ -125,7 +126,7 @@ export interface ListMember {
 
 /** Members of a list with their role in the team, by name. */
 export async function membersOfList(db: Db, teamId: string, listId: number): Promise<ListMember[]> {
-  return db
+  const members = await db
     .selectFrom('list_members as lm')
     .innerJoin('users as u', 'u.id', 'lm.user_id')
     .innerJoin('team_members as tm', (join) =>
@@ -133,9 +134,8 @@ export async function membersOfList(db: Db, teamId: string, listId: number): Pro
     )
     .select(['u.id', 'u.name', 'u.email', 'tm.role'])
     .where('lm.list_id', '=', listId)
-    .orderBy('u.name')
-    .orderBy('u.id')
     .execute();
+  return members.sort(byNameThenId);
 }
 
 /** Grants membership; returns false when the user already was a member. */

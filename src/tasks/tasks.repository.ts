@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Caller } from '../caller.js';
+import { byNameThenId } from '../ids.js';
 import type { Db, NewTask, TaskRow } from '../storage/schema.js';
 import { accessibleTaskIds, canAccess } from './access.js';
 
@@ -147,10 +148,10 @@ async function assigneesOf(db: Db, taskIds: number[]): Promise<Map<number, Perso
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .select(['a.task_id', 'u.id', 'u.name', 'u.email'])
     .where('a.task_id', 'in', taskIds)
-    .orderBy('u.name')
-    .orderBy('u.id')
     .execute();
-  return groupBy(rows, (r) => ({ id: r.id, name: r.name, email: r.email }));
+  const groups = groupBy(rows, (r) => ({ id: r.id, name: r.name, email: r.email }));
+  for (const people of groups.values()) people.sort(byNameThenId);
+  return groups;
 }
 
 /**

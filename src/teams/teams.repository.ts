@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { byNameThenId } from '../ids.js';
 import type { Db, Role, TeamRow } from '../storage/schema.js';
 
 export async function insertTeam(db: Db, name: string): Promise<TeamRow> {
@@ -48,14 +49,13 @@ export async function findMembership(db: Db, teamId: string, userId: string): Pr
 }
 
 export async function listMembers(db: Db, teamId: string): Promise<MemberRecord[]> {
-  return db
+  const members = await db
     .selectFrom('team_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .select(['u.id', 'u.name', 'u.email', 'm.role'])
     .where('m.team_id', '=', teamId)
-    .orderBy('u.name')
-    .orderBy('u.id')
     .execute();
+  return members.sort(byNameThenId);
 }
 
 /** Adds or re-roles a member. */
