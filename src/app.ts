@@ -18,19 +18,37 @@ import { meRoutes } from './me/me.routes.js';
 import { statusesRoutes } from './statuses/statuses.routes.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { usersRoutes } from './users/users.routes.js';
+import { createEventBus } from './realtime/bus.js';
+import { eventsRoutes } from './realtime/events.routes.js';
+import { DEFAULT_HUB_OPTIONS, EventHub } from './realtime/hub.js';
 
-/** Every /v1 route module, in one list: grep here to find an endpoint. */
-const V1_ROUTES = [meRoutes, listsRoutes, statusesRoutes, usersRoutes, tasksRoutes];
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This process's realtime event streams. */
+    hub: EventHub;
+  }
+}
 
 export const API_VERSION = '1.0.0';
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, store } = deps;
+  const hub = new EventHub(store, createEventBus(store, config.databaseUrl), {
+    ...DEFAULT_HUB_OPTIONS,
+    heartbeatMs: config.eventsHeartbeatSeconds * 1000,
+    maxBufferBytes: config.eventsMaxBufferBytes,
+  });
+  /** Every /v1 route module, in one list: grep here to find an endpoint. */
+  const v1Routes = [meRoutes, listsRoutes, statusesRoutes, usersRoutes, tasksRoutes, eventsRoutes(hub)];
+
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate('hub', hub);
+  // Event streams never end by themselves: end them first, or closing would wait forever.
+  app.addHook('preClose', () => hub.close());
 
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(handleError);
@@ -101,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const budget = new FailedAuthBudget(Math.min(config.rateLimitPerMinute, 60));
   await app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(store, budget));
-    for (const routes of V1_ROUTES) routes(v1, deps);
+    for (const routes of v1Routes) routes(v1, deps);
   });
 
   return app;

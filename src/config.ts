@@ -16,6 +16,10 @@ export interface Config {
    * false (default), true (any), or a comma-separated list of proxy addresses/CIDRs.
    */
   readonly trustProxy: boolean | string;
+  /** Seconds between `: ping` comments on event streams (the contract asks for at most 25). */
+  readonly eventsHeartbeatSeconds: number;
+  /** Unsent bytes an event stream may queue before its client is disconnected. */
+  readonly eventsMaxBufferBytes: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -61,6 +65,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 1_048_576, 1, 1_073_741_824),
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    eventsHeartbeatSeconds: integer('EVENTS_HEARTBEAT_SECONDS', 20, 1, 25),
+    eventsMaxBufferBytes: integer('EVENTS_MAX_BUFFER_BYTES', 1_048_576, 1024, 1_073_741_824),
     logLevel,
   };
   if (problems.length > 0) throw new ConfigError(problems);

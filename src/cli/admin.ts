@@ -144,7 +144,7 @@ const COMMANDS: Record<string, Command> = {
     async run(store, o) {
       const list = await requireList(store, text(o, 'list'));
       const user = await requireUser(store, text(o, 'user'));
-      await store.transaction((trx) => grantListMembership(trx, list, user.id));
+      await store.transaction((trx) => grantListMembership(store, trx, list, user.id));
       return { listId: list.id, userId: user.id };
     },
   },
@@ -155,7 +155,7 @@ const COMMANDS: Record<string, Command> = {
     async run(store, o) {
       const list = await requireList(store, text(o, 'list'));
       const user = await requireUser(store, text(o, 'user'));
-      await store.transaction((trx) => revokeListMembership(trx, list, user.id));
+      await store.transaction((trx) => revokeListMembership(store, trx, list, user.id));
       return { removed: true };
     },
   },

@@ -170,3 +170,9 @@ export async function countListMembers(db: Db, listId: number): Promise<number> 
 export async function findListById(db: Db, listId: number): Promise<ListRow | undefined> {
   return db.selectFrom('task_lists').selectAll().where('id', '=', listId).executeTakeFirst();
 }
+
+/** Ids of the list's members: the audience of its realtime events. */
+export async function memberIdsOfList(db: Db, listId: number): Promise<string[]> {
+  const rows = await db.selectFrom('list_members').select('user_id').where('list_id', '=', listId).execute();
+  return rows.map((r) => r.user_id);
+}

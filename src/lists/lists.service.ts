@@ -1,11 +1,13 @@
 /**
- * Task lists: load within the caller's team → authorize (membership) → change.
- * Routes and the CLI both come through here, so neither can skip the checks.
+ * Task lists: load within the caller's team → authorize (membership) → change and record its
+ * realtime event in one transaction. Routes and the CLI both come through here, so neither can
+ * skip the checks.
  */
 import type { Caller } from '../caller.js';
 import { checkIfMatch } from '../http/etag.js';
 import { forbidden, invalidInput, notFound } from '../http/errors.js';
 import { isUuid, toId } from '../ids.js';
+import { recordEvent, type EventType } from '../realtime/outbox.js';
 import type { Store } from '../storage/database.js';
 import type { Db, ListRow } from '../storage/schema.js';
 import { findMembership } from '../teams/teams.repository.js';
@@ -21,6 +23,18 @@ export async function loadListAsMember(db: Db, caller: Caller, rawListId: string
     throw forbidden('You do not have access to this list.');
   }
   return row;
+}
+
+/** Announces a change of the list to its members (and to `alsoTo`, such as a member just removed). */
+async function recordListEvent(
+  store: Store,
+  trx: Db,
+  list: ListRow,
+  type: EventType,
+  alsoTo: string[] = [],
+): Promise<void> {
+  const audience = [...(await lists.memberIdsOfList(trx, list.id)), ...alsoTo];
+  await recordEvent(store, trx, { teamId: list.team_id, type, data: { listId: list.id }, audience });
 }
 
 export async function listLists(store: Store, caller: Caller): Promise<TaskList[]> {
@@ -44,6 +58,7 @@ export async function createList(
       createdBy: caller.userId,
     });
     await lists.addListMember(trx, row.id, caller.userId);
+    await recordListEvent(store, trx, row, 'taskList.created');
     return lists.rowToList(row);
   });
 }
@@ -59,7 +74,9 @@ export async function updateList(
     const row = await loadListAsMember(trx, caller, rawListId);
     checkIfMatch(ifMatch, row.version, 'list');
     if (changes.name === undefined && changes.color === undefined) return lists.rowToList(row);
-    return lists.rowToList(await lists.updateList(trx, row.id, changes));
+    const updated = await lists.updateList(trx, row.id, changes);
+    await recordListEvent(store, trx, updated, 'taskList.updated');
+    return lists.rowToList(updated);
   });
 }
 
@@ -73,7 +90,9 @@ export async function setArchived(
   return store.transaction(async (trx) => {
     const row = await loadListAsMember(trx, caller, rawListId);
     if (Boolean(row.is_archived) === archived) return lists.rowToList(row);
-    return lists.rowToList(await lists.updateList(trx, row.id, { is_archived: archived ? 1 : 0 }));
+    const updated = await lists.updateList(trx, row.id, { is_archived: archived ? 1 : 0 });
+    await recordListEvent(store, trx, updated, archived ? 'taskList.archived' : 'taskList.unarchived');
+    return lists.rowToList(updated);
   });
 }
 
@@ -91,34 +110,43 @@ export async function addMember(
 ): Promise<{ member: ListMember; created: boolean }> {
   return store.transaction(async (trx) => {
     const row = await loadListAsMember(trx, caller, rawListId);
-    const created = await grantListMembership(trx, row, userId);
+    const created = await grantListMembership(store, trx, row, userId);
     const members = await lists.membersOfList(trx, caller.teamId, row.id);
     return { member: members.find((m) => m.id === userId)!, created };
   });
 }
 
-/** Grants membership of a list to a member of the list's team (shared with `admin list-member add`). */
-export async function grantListMembership(db: Db, list: ListRow, userId: string): Promise<boolean> {
-  if (!isUuid(userId) || !(await findMembership(db, list.team_id, userId))) {
+/**
+ * Grants membership of a list to a member of the list's team (shared with `admin list-member add`);
+ * the members, the new one included, hear `taskList.updated` so the list appears for them.
+ */
+export async function grantListMembership(store: Store, trx: Db, list: ListRow, userId: string): Promise<boolean> {
+  if (!isUuid(userId) || !(await findMembership(trx, list.team_id, userId))) {
     throw invalidInput(`User ${userId} is not a member of this team.`);
   }
-  return lists.addListMember(db, list.id, userId);
+  const added = await lists.addListMember(trx, list.id, userId);
+  if (added) await recordListEvent(store, trx, list, 'taskList.updated');
+  return added;
 }
 
 export async function removeMember(store: Store, caller: Caller, rawListId: string, userId: string): Promise<void> {
   await store.transaction(async (trx) => {
     const row = await loadListAsMember(trx, caller, rawListId);
-    await revokeListMembership(trx, row, userId);
+    await revokeListMembership(store, trx, row, userId);
   });
 }
 
-/** Removes a member; a list keeps at least one, or nobody could ever reach it again. */
-export async function revokeListMembership(db: Db, list: ListRow, userId: string): Promise<void> {
-  if (!isUuid(userId) || !(await lists.isListMember(db, list.id, userId))) {
+/**
+ * Removes a member; a list keeps at least one, or nobody could ever reach it again. The removed
+ * member hears this last `taskList.updated` too, so the list leaves their sidebar.
+ */
+export async function revokeListMembership(store: Store, trx: Db, list: ListRow, userId: string): Promise<void> {
+  if (!isUuid(userId) || !(await lists.isListMember(trx, list.id, userId))) {
     throw notFound(`User ${userId} is not a member of list ${list.id}.`);
   }
-  if ((await lists.countListMembers(db, list.id)) <= 1) {
+  if ((await lists.countListMembers(trx, list.id)) <= 1) {
     throw invalidInput('A list must keep at least one member.');
   }
-  await lists.removeListMember(db, list.id, userId);
+  await lists.removeListMember(trx, list.id, userId);
+  await recordListEvent(store, trx, list, 'taskList.updated', [userId]);
 }

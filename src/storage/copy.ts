@@ -21,9 +21,12 @@ const TABLES_IN_ORDER: { table: keyof Tables; orderBy: string[] }[] = [
   { table: 'tasks', orderBy: ['id'] },
   { table: 'task_assignees', orderBy: ['task_id', 'user_id'] },
   { table: 'task_list_items', orderBy: ['task_id', 'list_id'] },
+  // The outbox too, so clients resume their event streams across the move.
+  { table: 'events', orderBy: ['id'] },
+  { table: 'event_recipients', orderBy: ['event_id', 'user_id'] },
 ];
 
-const SERIAL_TABLES = ['task_statuses', 'task_lists', 'tasks'] as const;
+const SERIAL_TABLES = ['task_statuses', 'task_lists', 'tasks', 'events'] as const;
 const BATCH = 500;
 
 /** Rows whose key (one or two columns) sorts after `last`'s. */

@@ -2,6 +2,7 @@
  * Opens the store named by DATABASE_URL: embedded SQLite (`sqlite:<path>`) or PostgreSQL
  * (`postgres://…`). Everything above this module sees one `Store` and never the engine.
  */
+import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -23,9 +24,41 @@ import type { Db } from './schema.js';
 export interface Store {
   readonly db: Db;
   readonly dialect: DialectName;
+  /**
+   * Emits `'events'` with a team id after a transaction that recorded realtime events for
+   * that team has committed (see realtime/outbox.ts).
+   */
+  readonly changes: EventEmitter;
   /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
   transaction<T>(work: (trx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** Callbacks to run once a transaction has committed, keyed by the transaction object. */
+const pendingAfterCommit = new WeakMap<object, (() => void)[]>();
+
+/**
+ * Runs `callback` after the transaction `db` belongs to commits (never if it rolls back);
+ * outside a transaction, at once. Used to announce changes only once they are durable.
+ */
+export function afterCommit(db: Db, callback: () => void): void {
+  if (!db.isTransaction) return callback();
+  const callbacks = pendingAfterCommit.get(db);
+  if (callbacks) callbacks.push(callback);
+  else pendingAfterCommit.set(db, [callback]);
+}
+
+async function runTransaction<T>(
+  begin: { execute<R>(work: (trx: Db) => Promise<R>): Promise<R> },
+  work: (trx: Db) => Promise<T>,
+): Promise<T> {
+  let transaction: Db | undefined;
+  const result = await begin.execute((trx) => {
+    transaction = trx;
+    return work(trx);
+  });
+  for (const callback of pendingAfterCommit.get(transaction!) ?? []) callback();
+  return result;
 }
 
 export interface StoreOptions {
@@ -77,7 +110,8 @@ function openSqlite(path: string): Store {
   return {
     db,
     dialect: 'sqlite',
-    transaction: (work) => db.transaction().execute(work),
+    changes: new EventEmitter(),
+    transaction: (work) => runTransaction(db.transaction(), work),
     close: () => db.destroy(),
   };
 }
@@ -103,9 +137,10 @@ function openPostgres(connectionString: string, poolSize: number): Store {
   return {
     db,
     dialect: 'postgres',
+    changes: new EventEmitter(),
     // Read committed is enough: every read-modify-write takes a row lock first
     // (the team's task counter, the row being changed), so concurrent writers queue.
-    transaction: (work) => db.transaction().setIsolationLevel('read committed').execute(work),
+    transaction: (work) => runTransaction(db.transaction().setIsolationLevel('read committed'), work),
     close: () => db.destroy(),
   };
 }

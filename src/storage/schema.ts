@@ -10,6 +10,8 @@ export interface TeamsTable {
   name: string;
   /** Last task number handed out in this team; bumped inside the creating transaction. */
   task_counter: Generated<number>;
+  /** Last realtime event sequence number of this team (see events.seq). */
+  event_counter: Generated<number>;
   created_at: string;
 }
 
@@ -102,6 +104,22 @@ export interface TaskListItemsTable {
   list_id: number;
 }
 
+export interface EventsTable {
+  id: Generated<number>;
+  team_id: string;
+  /** Increasing per team in commit order; the SSE event id. */
+  seq: number;
+  type: string;
+  /** JSON. */
+  data: string;
+  created_at: string;
+}
+
+export interface EventRecipientsTable {
+  event_id: number;
+  user_id: string;
+}
+
 export interface Tables {
   teams: TeamsTable;
   users: UsersTable;
@@ -113,6 +131,8 @@ export interface Tables {
   tasks: TasksTable;
   task_assignees: TaskAssigneesTable;
   task_list_items: TaskListItemsTable;
+  events: EventsTable;
+  event_recipients: EventRecipientsTable;
 }
 
 /** A connection or a transaction: repositories accept either. */

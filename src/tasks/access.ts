@@ -67,3 +67,23 @@ export async function hasAccess(db: Db, caller: Caller, taskId: number): Promise
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Every user who may access the task now: the audience of its realtime events. */
+export async function readersOf(db: Db, taskId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('tasks')
+    .select('created_by as user_id')
+    .where('id', '=', taskId)
+    .union(db.selectFrom('task_assignees').select('user_id').where('task_id', '=', taskId))
+    .union(
+      db
+        .selectFrom('task_list_items as i')
+        .innerJoin('task_lists as l', 'l.id', 'i.list_id')
+        .innerJoin('list_members as m', 'm.list_id', 'i.list_id')
+        .select('m.user_id')
+        .where('i.task_id', '=', taskId)
+        .where('l.is_archived', '=', 0),
+    )
+    .execute();
+  return rows.map((r) => r.user_id);
+}

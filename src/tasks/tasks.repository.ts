@@ -311,3 +311,8 @@ export async function deleteTask(db: Db, taskId: number): Promise<void> {
     .execute();
   await db.deleteFrom('tasks').where('id', '=', taskId).execute();
 }
+
+export async function subtaskIdsOf(db: Db, taskId: number): Promise<number[]> {
+  const rows = await db.selectFrom('tasks').select('id').where('parent_id', '=', taskId).orderBy('id').execute();
+  return rows.map((r) => r.id);
+}

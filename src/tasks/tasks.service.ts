@@ -1,6 +1,6 @@
 /**
  * Tasks: load within the caller's team → authorize by the access rule → validate references
- * against the team → change in one transaction.
+ * against the team → change, and record its realtime event, in one transaction.
  */
 import type { Caller } from '../caller.js';
 import { checkIfMatch } from '../http/etag.js';
@@ -11,7 +11,8 @@ import { findDefaultStatus, findStatus } from '../statuses/statuses.repository.j
 import type { Store } from '../storage/database.js';
 import type { Db, TaskRow } from '../storage/schema.js';
 import { membersAmong, nextTaskNumber } from '../teams/teams.repository.js';
-import { hasAccess } from './access.js';
+import { recordEvent } from '../realtime/outbox.js';
+import { hasAccess, readersOf } from './access.js';
 import * as tasks from './tasks.repository.js';
 import type { TaskChanges, TaskDetail, TaskFilter, TaskSummary } from './tasks.repository.js';
 
@@ -110,6 +111,12 @@ export async function createTask(store: Store, caller: Caller, input: NewTaskInp
     });
     await tasks.attachLists(trx, taskId, listIds);
     if (assigneeIds.length > 0) await tasks.replaceAssignees(trx, taskId, assigneeIds);
+    await recordEvent(store, trx, {
+      teamId: caller.teamId,
+      type: 'task.created',
+      data: { taskId },
+      audience: await readersOf(trx, taskId),
+    });
     return (await tasks.findDetail(trx, caller, taskId))!;
   });
 }
@@ -147,6 +154,7 @@ export async function updateTask(
   return store.transaction(async (trx) => {
     const task = await loadAccessibleTask(trx, caller, rawTaskId);
     checkIfMatch(ifMatch, task.version, 'task');
+    const readersBefore = await readersOf(trx, task.id);
     const changes: TaskChanges = {};
     if (patch.title !== undefined) {
       changes.title = patch.title;
@@ -168,6 +176,15 @@ export async function updateTask(
     if (listIds) await tasks.replaceUsableLists(trx, caller, task.id, listIds);
     const nothingGiven = Object.keys(changes).length === 0 && !assigneeIds && !listIds;
     const row = nothingGiven ? task : await tasks.updateTask(trx, task.id, changes);
+    if (!nothingGiven) {
+      // Readers before and after: someone who just lost access learns the task left their view.
+      await recordEvent(store, trx, {
+        teamId: caller.teamId,
+        type: 'task.updated',
+        data: { taskId: task.id },
+        audience: [...readersBefore, ...(await readersOf(trx, task.id))],
+      });
+    }
     return {
       id: row.id,
       number: row.number,
@@ -190,7 +207,25 @@ export async function deleteTask(
   return store.transaction(async (trx) => {
     const task = await loadAccessibleTask(trx, caller, rawTaskId);
     checkIfMatch(ifMatch, task.version, 'task');
+    // Who could read it just before it went: the audience of its deletion.
+    const readers = await readersOf(trx, task.id);
+    const subtaskIds = await tasks.subtaskIdsOf(trx, task.id);
     await tasks.deleteTask(trx, task.id);
+    await recordEvent(store, trx, {
+      teamId: caller.teamId,
+      type: 'task.deleted',
+      data: { taskId: task.id },
+      audience: readers,
+    });
+    for (const subtaskId of subtaskIds) {
+      // Each subtask became a top-level task.
+      await recordEvent(store, trx, {
+        teamId: caller.teamId,
+        type: 'task.updated',
+        data: { taskId: subtaskId },
+        audience: await readersOf(trx, subtaskId),
+      });
+    }
     return { id: task.id, number: task.number, deleted: true as const };
   });
 }

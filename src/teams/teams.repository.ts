@@ -3,7 +3,13 @@ import { byNameThenId } from '../ids.js';
 import type { Db, Role, TeamRow } from '../storage/schema.js';
 
 export async function insertTeam(db: Db, name: string): Promise<TeamRow> {
-  const row: TeamRow = { id: randomUUID(), name, task_counter: 0, created_at: new Date().toISOString() };
+  const row: TeamRow = {
+    id: randomUUID(),
+    name,
+    task_counter: 0,
+    event_counter: 0,
+    created_at: new Date().toISOString(),
+  };
   await db.insertInto('teams').values(row).execute();
   return row;
 }

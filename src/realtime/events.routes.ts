@@ -1,0 +1,28 @@
+import type { App, AppDeps } from '../http/app-types.js';
+import { errorResponses } from '../http/schemas.js';
+import type { EventHub } from './hub.js';
+
+export function eventsRoutes(hub: EventHub) {
+  return function registerEventsRoutes(app: App, _deps: AppDeps): void {
+    app.get(
+      '/v1/events',
+      {
+        schema: {
+          summary: 'Server-Sent Events stream of list and task changes the caller may read',
+          description:
+            'text/event-stream. Each event has `id` (increasing per team), `event` (taskList.created|updated|' +
+            'archived|unarchived, task.created|updated|deleted) and one line of JSON `data` ({"listId"} or ' +
+            '{"taskId"}). Send Last-Event-ID to resume; `sync.required` means refetch everything. ' +
+            'A `: ping` comment comes at least every 25 seconds.',
+          tags: ['Realtime events'],
+          response: { 200: { description: 'An endless text/event-stream.', type: 'string' }, ...errorResponses() },
+        },
+      },
+      async (request, reply) => {
+        reply.hijack();
+        const lastEventId = request.headers['last-event-id'];
+        await hub.open(request.caller, Array.isArray(lastEventId) ? lastEventId[0] : lastEventId, reply.raw);
+      },
+    );
+  };
+}

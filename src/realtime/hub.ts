@@ -1,0 +1,253 @@
+/**
+ * The event hub: holds this process's open SSE streams and feeds each one, in order and once,
+ * the outbox events its user is a recipient of.
+ *
+ * - Live: on a wake-up for a team (or the periodic poll), one query reads the team's new
+ *   events with their recipients and fans them out to the team's streams.
+ * - Resume: a stream opened with Last-Event-ID first replays what it missed from the outbox;
+ *   live events that arrive meanwhile are held back and sent after the replay, so nothing is
+ *   duplicated or reordered. An id older than retention gets a `sync.required` event instead.
+ * - Safety: every few seconds each stream's key and membership are checked again; a revoked key
+ *   or a removed member loses the stream. A stream whose unsent output passes a bound (a client
+ *   that stopped reading) is cut off, so it can neither slow the others nor grow without limit.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Caller } from '../caller.js';
+import type { Store } from '../storage/database.js';
+import type { EventBus } from './bus.js';
+import { eventsAfter, eventWindow, pruneEvents, type StoredEvent } from './outbox.js';
+
+export interface HubOptions {
+  heartbeatMs: number;
+  /** How often streams' keys and memberships are checked again. */
+  recheckMs: number;
+  /** Safety net for missed wake-ups (another process's NOTIFY lost, say). */
+  pollMs: number;
+  pruneMs: number;
+  /** Unsent bytes a stream may queue before it is disconnected. */
+  maxBufferBytes: number;
+}
+
+export const DEFAULT_HUB_OPTIONS: HubOptions = {
+  heartbeatMs: 20_000,
+  recheckMs: 5_000,
+  pollMs: 2_000,
+  pruneMs: 60_000,
+  maxBufferBytes: 1024 * 1024,
+};
+
+interface Stream {
+  caller: Caller;
+  res: ServerResponse;
+  /** Seq of the last event this stream has been given (or skipped as not its own). */
+  cursor: number;
+  /** Live events held back while the stream replays what it missed. */
+  held: StoredEvent[] | null;
+}
+
+interface TeamStreams {
+  streams: Set<Stream>;
+  /** Seq up to which live events have been fanned out. */
+  cursor: number;
+  /** Serializes fan-out per team; `again` asks for one more pass when a wake-up came meanwhile. */
+  running: boolean;
+  again: boolean;
+}
+
+export class EventHub {
+  private readonly teams = new Map<string, TeamStreams>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+    private readonly options: HubOptions = DEFAULT_HUB_OPTIONS,
+  ) {
+    store.changes.on('events', (teamId: string) => bus.announce(teamId));
+    bus.onAnnounce((teamId) => void this.fanOut(teamId));
+    const every = (ms: number, task: () => unknown) => {
+      const timer = setInterval(() => void Promise.resolve(task()).catch(() => {}), ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(options.heartbeatMs, () => this.heartbeat());
+    every(options.recheckMs, () => this.recheckCredentials());
+    every(options.pollMs, () => Promise.all([...this.teams.keys()].map((teamId) => this.fanOut(teamId))));
+    every(options.pruneMs, () => this.prune());
+  }
+
+  /** Open streams on this process. */
+  get size(): number {
+    let count = 0;
+    for (const team of this.teams.values()) count += team.streams.size;
+    return count;
+  }
+
+  /** Serves one SSE stream on `res` until the client leaves, loses access, or the hub closes. */
+  async open(caller: Caller, lastEventId: string | undefined, res: ServerResponse): Promise<void> {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no', // nginx: do not buffer the stream
+    });
+    res.write('retry: 2000\n: connected\n\n');
+
+    const stream: Stream = { caller, res, cursor: 0, held: [] };
+    await this.attach(stream);
+    res.on('close', () => this.detach(stream));
+    if (this.closed) return void res.end();
+
+    try {
+      await this.replay(stream, lastEventId);
+    } catch {
+      return this.drop(stream); // the database failed mid-replay: the client reconnects and resumes
+    }
+    const held = stream.held ?? [];
+    stream.held = null;
+    for (const event of held) this.send(stream, event);
+  }
+
+  /** Brings a new stream up to date: from Last-Event-ID if given, else from now. */
+  private async replay(stream: Stream, lastEventId: string | undefined): Promise<void> {
+    const { teamId, userId } = stream.caller;
+    const { latest, oldest } = await eventWindow(this.store.db, teamId);
+    const from = lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId.trim()) ? Number(lastEventId) : null;
+    if (from === null || from === latest) {
+      stream.cursor = Math.max(stream.cursor, from ?? latest);
+      if (lastEventId !== undefined && from === null)
+        this.requireSync(stream, latest, 'Last-Event-ID is not an event id');
+      return;
+    }
+    const missedSomePruned = from < latest && (oldest === null || from + 1 < oldest);
+    if (from > latest || missedSomePruned) {
+      this.requireSync(stream, latest, from > latest ? 'unknown event id' : 'events since then are no longer kept');
+      return;
+    }
+    for (const event of await eventsAfter(this.store.db, teamId, from, { userId })) this.write(stream, event);
+    stream.cursor = Math.max(stream.cursor, latest);
+  }
+
+  /** Tells a client it missed events that can no longer be replayed: it must refetch everything. */
+  private requireSync(stream: Stream, latest: number, reason: string): void {
+    stream.cursor = Math.max(stream.cursor, latest);
+    this.writeRaw(stream, `id: ${latest}\nevent: sync.required\ndata: ${JSON.stringify({ reason })}\n\n`);
+  }
+
+  /** Adds the stream to its team's set, creating the set (cursor at the team's latest event) if needed. */
+  private async attach(stream: Stream): Promise<void> {
+    const { teamId } = stream.caller;
+    if (!this.teams.has(teamId)) {
+      const { latest } = await eventWindow(this.store.db, teamId);
+      // Another stream of the team may have attached meanwhile; from here on nothing awaits,
+      // so the set cannot be discarded before the stream is in it.
+      if (!this.teams.has(teamId))
+        this.teams.set(teamId, { streams: new Set(), cursor: latest, running: false, again: false });
+    }
+    this.teams.get(teamId)!.streams.add(stream);
+  }
+
+  private detach(stream: Stream): void {
+    const team = this.teams.get(stream.caller.teamId);
+    if (!team) return;
+    team.streams.delete(stream);
+    if (team.streams.size === 0 && !team.running) this.teams.delete(stream.caller.teamId);
+  }
+
+  /** Reads the team's events past its cursor and hands each stream those addressed to it. */
+  private async fanOut(teamId: string): Promise<void> {
+    const team = this.teams.get(teamId);
+    if (!team) return;
+    if (team.running) {
+      team.again = true;
+      return;
+    }
+    team.running = true;
+    try {
+      do {
+        team.again = false;
+        const events = await eventsAfter(this.store.db, teamId, team.cursor, { limit: 5_000 });
+        for (const event of events) {
+          for (const stream of team.streams) this.send(stream, event);
+          team.cursor = event.seq;
+        }
+        if (events.length === 5_000) team.again = true;
+      } while (team.again && !this.closed);
+    } catch {
+      // The database is unavailable; the next wake-up or poll tries again from the same cursor.
+    } finally {
+      team.running = false;
+      if (team.streams.size === 0 && this.teams.get(teamId) === team) this.teams.delete(teamId);
+    }
+  }
+
+  private send(stream: Stream, event: StoredEvent): void {
+    if (stream.held) stream.held.push(event);
+    else if (event.seq > stream.cursor) {
+      if (event.recipients.has(stream.caller.userId)) this.write(stream, event);
+      stream.cursor = event.seq;
+    }
+  }
+
+  private write(stream: Stream, event: StoredEvent): void {
+    this.writeRaw(stream, `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.data}\n\n`);
+  }
+
+  private writeRaw(stream: Stream, text: string): void {
+    if (stream.res.destroyed) return;
+    stream.res.write(text);
+    if (stream.res.writableLength > this.options.maxBufferBytes) this.drop(stream);
+  }
+
+  /** Cuts a stream off at once (its client stopped reading, or lost its access). */
+  private drop(stream: Stream): void {
+    this.detach(stream);
+    stream.res.destroy();
+  }
+
+  private heartbeat(): void {
+    for (const team of this.teams.values()) {
+      for (const stream of team.streams) this.writeRaw(stream, ': ping\n\n');
+    }
+  }
+
+  /** Ends the streams whose key was revoked or whose user left the team. */
+  private async recheckCredentials(): Promise<void> {
+    const streams = [...this.teams.values()].flatMap((team) => [...team.streams]);
+    if (streams.length === 0) return;
+    const keyIds = [...new Set(streams.map((s) => s.caller.keyId))];
+    const live = new Set<string>();
+    for (let i = 0; i < keyIds.length; i += 500) {
+      const rows = await this.store.db
+        .selectFrom('api_keys as k')
+        .innerJoin('team_members as m', (join) =>
+          join.onRef('m.team_id', '=', 'k.team_id').onRef('m.user_id', '=', 'k.user_id'),
+        )
+        .select('k.id')
+        .where('k.id', 'in', keyIds.slice(i, i + 500))
+        .where('k.revoked_at', 'is', null)
+        .execute();
+      for (const row of rows) live.add(row.id);
+    }
+    for (const stream of streams) if (!live.has(stream.caller.keyId)) this.end(stream);
+  }
+
+  private end(stream: Stream): void {
+    this.detach(stream);
+    stream.res.end();
+  }
+
+  async prune(now = Date.now()): Promise<number> {
+    return pruneEvents(this.store.db, now);
+  }
+
+  /** Ends every stream (clients reconnect elsewhere and resume) and stops the timers. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    for (const team of this.teams.values()) for (const stream of team.streams) stream.res.end();
+    this.teams.clear();
+    await this.bus.close();
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The realtime outbox. An event row, and the list of users allowed to see it, are written in
+ * the same transaction as the change they announce; streams read them from here, so an event
+ * exists exactly when its change committed, and a client that reconnects can catch up.
+ */
+import { afterCommit, type Store } from '../storage/database.js';
+import type { Db } from '../storage/schema.js';
+
+export type EventType =
+  | 'taskList.created'
+  | 'taskList.updated'
+  | 'taskList.archived'
+  | 'taskList.unarchived'
+  | 'task.created'
+  | 'task.updated'
+  | 'task.deleted';
+
+export interface NewEvent {
+  teamId: string;
+  type: EventType;
+  /** Ids only: what every recipient may read anyway. */
+  data: { listId: number } | { taskId: number };
+  /** Users who may read the object (for a deletion: who could just before). */
+  audience: Iterable<string>;
+}
+
+export interface StoredEvent {
+  seq: number;
+  type: string;
+  data: string;
+  recipients: Set<string>;
+}
+
+/** At least this many events per team, or this much time, stays available for resuming. */
+export const RETENTION = { perTeam: 1000, maxAgeMs: 60 * 60 * 1000 } as const;
+
+/** Writes an event inside the change's transaction; after commit, `store.changes` announces it. */
+export async function recordEvent(store: Store, trx: Db, event: NewEvent): Promise<void> {
+  // The team row's lock (held to commit) orders a team's events: seq order is commit order.
+  const { event_counter: seq } = await trx
+    .updateTable('teams')
+    .set((eb) => ({ event_counter: eb('event_counter', '+', 1) }))
+    .where('id', '=', event.teamId)
+    .returning('event_counter')
+    .executeTakeFirstOrThrow();
+  const { id } = await trx
+    .insertInto('events')
+    .values({
+      team_id: event.teamId,
+      seq,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      created_at: new Date().toISOString(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const recipients = [...new Set(event.audience)];
+  if (recipients.length > 0) {
+    await trx
+      .insertInto('event_recipients')
+      .values(recipients.map((user_id) => ({ event_id: id, user_id })))
+      .execute();
+  }
+  afterCommit(trx, () => store.changes.emit('events', event.teamId));
+}
+
+/** The team's events after `afterSeq`, oldest first, with who may see each (optionally one user's only). */
+export async function eventsAfter(
+  db: Db,
+  teamId: string,
+  afterSeq: number,
+  options: { userId?: string; limit?: number } = {},
+): Promise<StoredEvent[]> {
+  let query = db
+    .selectFrom('events as e')
+    .innerJoin('event_recipients as r', 'r.event_id', 'e.id')
+    .select(['e.seq', 'e.type', 'e.data', 'r.user_id'])
+    .where('e.team_id', '=', teamId)
+    .where('e.seq', '>', afterSeq);
+  if (options.userId) query = query.where('r.user_id', '=', options.userId);
+  const rows = await query
+    .orderBy('e.seq')
+    .limit(options.limit ?? 100_000)
+    .execute();
+  const events: StoredEvent[] = [];
+  for (const row of rows) {
+    const last = events[events.length - 1];
+    if (last && last.seq === row.seq) last.recipients.add(row.user_id);
+    else events.push({ seq: row.seq, type: row.type, data: row.data, recipients: new Set([row.user_id]) });
+  }
+  return events;
+}
+
+/** The team's newest event seq, and the oldest one still stored (null when none is). */
+export async function eventWindow(db: Db, teamId: string): Promise<{ latest: number; oldest: number | null }> {
+  const [team, oldest] = await Promise.all([
+    db.selectFrom('teams').select('event_counter').where('id', '=', teamId).executeTakeFirst(),
+    db
+      .selectFrom('events')
+      .select((eb) => eb.fn.min('seq').as('seq'))
+      .where('team_id', '=', teamId)
+      .executeTakeFirst(),
+  ]);
+  return {
+    latest: Number(team?.event_counter ?? 0),
+    oldest: oldest?.seq === null || oldest?.seq === undefined ? null : Number(oldest.seq),
+  };
+}
+
+/** Deletes events that are both older than the time window and outside the per-team count. */
+export async function pruneEvents(db: Db, now = Date.now()): Promise<number> {
+  const cutoff = new Date(now - RETENTION.maxAgeMs).toISOString();
+  const result = await db
+    .deleteFrom('events')
+    .where('created_at', '<', cutoff)
+    .where(({ eb, selectFrom }) =>
+      eb(
+        'seq',
+        '<=',
+        selectFrom('teams')
+          .select((t) => t('teams.event_counter', '-', RETENTION.perTeam).as('keep_from'))
+          .whereRef('teams.id', '=', 'events.team_id'),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
