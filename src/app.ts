@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { authenticate, FailedAuthBudget } from './http/auth.js';
+import { authenticate, FailedAuthBudget, readCookie, SESSION_COOKIE } from './http/auth.js';
 import type { App, AppDeps } from './http/app-types.js';
 import { AppError } from './http/errors.js';
 import { validationMessage, validatorCompiler } from './http/validation.js';
@@ -18,6 +18,8 @@ import { meRoutes } from './me/me.routes.js';
 import { statusesRoutes } from './statuses/statuses.routes.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { usersRoutes } from './users/users.routes.js';
+import { keysRoutes } from './keys/keys.routes.js';
+import { sessionRoutes, signInRoute } from './sessions/sessions.routes.js';
 import { createEventBus } from './realtime/bus.js';
 import { eventsRoutes } from './realtime/events.routes.js';
 import { DEFAULT_HUB_OPTIONS, EventHub } from './realtime/hub.js';
@@ -39,7 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     maxBufferBytes: config.eventsMaxBufferBytes,
   });
   /** Every /v1 route module, in one list: grep here to find an endpoint. */
-  const v1Routes = [meRoutes, listsRoutes, statusesRoutes, usersRoutes, tasksRoutes, eventsRoutes(hub)];
+  const v1Routes = [meRoutes, listsRoutes, statusesRoutes, usersRoutes, tasksRoutes, keysRoutes, eventsRoutes(hub)];
 
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -71,9 +73,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       timeWindow: 60_000,
       keyGenerator: (request) => {
         const key = request.headers['x-api-key'];
-        return typeof key === 'string' && key
-          ? `key:${createHash('sha256').update(key).digest('hex')}`
-          : `ip:${request.ip}`;
+        const session = readCookie(request.headers.cookie, SESSION_COOKIE);
+        const credential = typeof key === 'string' && key ? `key:${key}` : session ? `session:${session}` : undefined;
+        return credential ? createHash('sha256').update(credential).digest('hex') : `ip:${request.ip}`;
       },
       errorResponseBuilder: (_request, context) =>
         new AppError(
@@ -117,9 +119,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const budget = new FailedAuthBudget(Math.min(config.rateLimitPerMinute, 60));
-  await app.register(async (v1) => {
-    v1.addHook('onRequest', authenticate(store, budget));
-    for (const routes of v1Routes) routes(v1, deps);
+  signInRoute(budget)(app, deps);
+  await app.register(async (authenticated) => {
+    authenticated.addHook('onRequest', authenticate(store, budget));
+    for (const routes of [...v1Routes, sessionRoutes]) {
+      // Each module in its own scope, so a module's hooks (sessionRoutes' session check) stay its own.
+      await authenticated.register(async (scope) => routes(scope, deps));
+    }
   });
 
   return app;

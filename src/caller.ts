@@ -1,10 +1,16 @@
 import type { Role } from './storage/schema.js';
 
-/** Who is asking: an API key (or, later, a web session) resolved to one user inside one team. */
+/** Who is asking: an API key or a web session, resolved to one user inside one team. */
 export interface Caller {
   readonly userId: string;
   readonly teamId: string;
   /** The user's role in the team, or null when they have left it since the key was made. */
   readonly role: Role | null;
-  readonly keyId: string;
+  /** What authenticated the request; event streams re-check it while they stay open. */
+  readonly credential: {
+    readonly kind: 'key' | 'session';
+    readonly id: string;
+    /** For sessions: the token every change must echo in `x-csrf-token`. */
+    readonly csrfToken?: string;
+  };
 }

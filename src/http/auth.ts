@@ -1,13 +1,15 @@
 /**
- * `x-api-key` → caller. Runs first on every /v1 request, so an unauthenticated request is a 401
+ * `x-api-key` (or the web app's session cookie) → caller. Runs first on every /v1 request, so an unauthenticated request is a 401
  * whatever else is wrong with it. Nothing is cached: a revoked key or a removed member is
  * refused on the very next request.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../caller.js';
 import { findLiveKeyOwner, hashKey, touchKey } from '../keys/keys.repository.js';
+import { findLiveSession, hashSessionToken } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
-import { AppError, unauthorized } from './errors.js';
+import { AppError, forbidden, unauthorized } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,6 +42,16 @@ export class FailedAuthBudget {
       : 0;
   }
 
+  /** Throws 429 when the address has spent its budget. */
+  check(address: string): void {
+    const wait = this.retryAfter(address);
+    if (wait > 0) {
+      throw new AppError('rateLimited', 'Too many failed authentication attempts. Try again later.', {
+        'retry-after': String(wait),
+      });
+    }
+  }
+
   recordFailure(address: string): void {
     this.roll();
     this.failures.set(address, (this.failures.get(address) ?? 0) + 1);
@@ -53,34 +65,89 @@ export class FailedAuthBudget {
   }
 }
 
+export const SESSION_COOKIE = 'tasklane_session';
+
+/** The value of one cookie from a Cookie header (no dependency needed for one name). */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of header?.split(';') ?? []) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function sameToken(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Resolves the caller from `x-api-key`, or else from the web app's session cookie. A change
+ * made with a session must carry the session's CSRF token in `x-csrf-token`: a cross-site page
+ * can make the browser send the cookie, but it can neither read the token nor set the header.
+ */
 export function authenticate(store: Store, budget: FailedAuthBudget) {
   return async function authenticateRequest(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const header = request.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
-    const owner = key ? await findLiveKeyOwner(store.db, hashKey(key)) : undefined;
-    if (!owner) {
+    const sessionToken = key ? undefined : readCookie(request.headers.cookie, SESSION_COOKIE);
+
+    let caller: Caller | undefined;
+    if (key) {
+      const owner = await findLiveKeyOwner(store.db, hashKey(key));
+      if (owner) {
+        caller = {
+          userId: owner.userId,
+          teamId: owner.teamId,
+          role: owner.role,
+          credential: { kind: 'key', id: owner.keyId },
+        };
+        const now = Date.now();
+        if (!owner.lastUsedAt || now - Date.parse(owner.lastUsedAt) > TOUCH_INTERVAL_MS) {
+          await touchKey(store.db, owner.keyId, new Date(now).toISOString());
+        }
+      }
+    } else if (sessionToken) {
+      const session = await findLiveSession(store.db, hashSessionToken(sessionToken));
+      if (session) {
+        if (UNSAFE_METHODS.has(request.method)) {
+          const sent = request.headers['x-csrf-token'];
+          if (typeof sent !== 'string' || !sameToken(sent, session.csrfToken)) {
+            throw forbidden('Missing or invalid CSRF token: send the x-csrf-token header from GET /auth/session.');
+          }
+        }
+        caller = {
+          userId: session.userId,
+          teamId: session.teamId,
+          role: session.role,
+          credential: { kind: 'session', id: session.sessionId, csrfToken: session.csrfToken },
+        };
+      }
+    }
+
+    if (!caller) {
       // Only failures spend the address's budget: a valid key behind the same address
       // (a NAT, a proxy) is never locked out by someone else's guessing.
-      const wait = budget.retryAfter(request.ip);
-      if (wait > 0) {
-        throw new AppError('rateLimited', 'Too many failed authentication attempts. Try again later.', {
-          'retry-after': String(wait),
-        });
-      }
+      budget.check(request.ip);
       budget.recordFailure(request.ip);
       throw unauthorized(
         key
           ? 'Invalid API key: it is unknown or has been revoked.'
-          : 'Missing API key. Send your key in the x-api-key header.',
+          : sessionToken
+            ? 'Your session has ended. Sign in again.'
+            : 'Missing API key. Send your key in the x-api-key header.',
       );
     }
-    if (owner.role === null && !request.routeOptions.config.allowFormerMember) {
-      throw unauthorized("This API key's user is no longer a member of its team.");
+    if (caller.role === null && !request.routeOptions.config.allowFormerMember) {
+      throw unauthorized(
+        caller.credential.kind === 'key'
+          ? "This API key's user is no longer a member of its team."
+          : 'You are no longer a member of this team.',
+      );
     }
-    const now = Date.now();
-    if (!owner.lastUsedAt || now - Date.parse(owner.lastUsedAt) > TOUCH_INTERVAL_MS) {
-      await touchKey(store.db, owner.keyId, new Date(now).toISOString());
-    }
-    request.caller = { userId: owner.userId, teamId: owner.teamId, role: owner.role, keyId: owner.keyId };
+    request.caller = caller;
   };
 }

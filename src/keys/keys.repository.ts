@@ -72,3 +72,46 @@ export async function revokeKey(db: Db, keyId: string): Promise<boolean> {
 export async function findKey(db: Db, keyId: string): Promise<ApiKeyRow | undefined> {
   return db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
 }
+
+/** Of the given key ids, those not revoked whose user is still a member of the key's team. */
+export async function liveKeyIds(db: Db, keyIds: readonly string[]): Promise<Set<string>> {
+  if (keyIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('api_keys as k')
+    .innerJoin('team_members as m', (join) =>
+      join.onRef('m.team_id', '=', 'k.team_id').onRef('m.user_id', '=', 'k.user_id'),
+    )
+    .select('k.id')
+    .where('k.id', 'in', keyIds)
+    .where('k.revoked_at', 'is', null)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export interface KeySummary {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** The user's live keys in a team, newest first. */
+export async function keysOf(db: Db, teamId: string, userId: string): Promise<KeySummary[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at'])
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    prefix: r.prefix,
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+  }));
+}

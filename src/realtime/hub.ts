@@ -13,6 +13,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Caller } from '../caller.js';
+import { liveKeyIds } from '../keys/keys.repository.js';
+import { liveSessionIds } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
 import type { EventBus } from './bus.js';
 import { eventsAfter, eventWindow, pruneEvents, type StoredEvent } from './outbox.js';
@@ -52,6 +54,13 @@ interface TeamStreams {
   /** Serializes fan-out per team; `again` asks for one more pass when a wake-up came meanwhile. */
   running: boolean;
   again: boolean;
+}
+
+/** Runs a set-returning lookup over ids in chunks small enough for any SQL parameter limit. */
+async function inChunks(ids: string[], lookup: (chunk: string[]) => Promise<Set<string>>): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) for (const id of await lookup(ids.slice(i, i + 500))) found.add(id);
+  return found;
 }
 
 export class EventHub {
@@ -212,25 +221,21 @@ export class EventHub {
     }
   }
 
-  /** Ends the streams whose key was revoked or whose user left the team. */
+  /** Ends the streams whose key was revoked, whose session ended, or whose user left the team. */
   private async recheckCredentials(): Promise<void> {
     const streams = [...this.teams.values()].flatMap((team) => [...team.streams]);
     if (streams.length === 0) return;
-    const keyIds = [...new Set(streams.map((s) => s.caller.keyId))];
-    const live = new Set<string>();
-    for (let i = 0; i < keyIds.length; i += 500) {
-      const rows = await this.store.db
-        .selectFrom('api_keys as k')
-        .innerJoin('team_members as m', (join) =>
-          join.onRef('m.team_id', '=', 'k.team_id').onRef('m.user_id', '=', 'k.user_id'),
-        )
-        .select('k.id')
-        .where('k.id', 'in', keyIds.slice(i, i + 500))
-        .where('k.revoked_at', 'is', null)
-        .execute();
-      for (const row of rows) live.add(row.id);
+    const idsOf = (kind: 'key' | 'session') => [
+      ...new Set(streams.filter((s) => s.caller.credential.kind === kind).map((s) => s.caller.credential.id)),
+    ];
+    const [keys, sessions] = await Promise.all([
+      inChunks(idsOf('key'), (ids) => liveKeyIds(this.store.db, ids)),
+      inChunks(idsOf('session'), (ids) => liveSessionIds(this.store.db, ids)),
+    ]);
+    for (const stream of streams) {
+      const { kind, id } = stream.caller.credential;
+      if (!(kind === 'key' ? keys : sessions).has(id)) this.end(stream);
     }
-    for (const stream of streams) if (!live.has(stream.caller.keyId)) this.end(stream);
   }
 
   private end(stream: Stream): void {

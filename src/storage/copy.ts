@@ -14,6 +14,7 @@ const TABLES_IN_ORDER: { table: keyof Tables; orderBy: string[] }[] = [
   { table: 'users', orderBy: ['id'] },
   { table: 'team_members', orderBy: ['team_id', 'user_id'] },
   { table: 'api_keys', orderBy: ['id'] },
+  { table: 'sessions', orderBy: ['id'] },
   { table: 'task_statuses', orderBy: ['id'] },
   { table: 'task_lists', orderBy: ['id'] },
   { table: 'list_members', orderBy: ['list_id', 'user_id'] },

@@ -4,12 +4,14 @@ import type { Store } from './database.js';
 import type { DialectName } from './dialect.js';
 import { initialSchema } from './migrations/0001_initial.js';
 import { eventsOutbox } from './migrations/0002_events.js';
+import { sessions } from './migrations/0003_sessions.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '0001_initial': initialSchema(dialect),
     '0002_events': eventsOutbox(dialect),
+    '0003_sessions': sessions(),
   };
 }
 

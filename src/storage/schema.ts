@@ -120,6 +120,16 @@ export interface EventRecipientsTable {
   user_id: string;
 }
 
+export interface SessionsTable {
+  /** sha256 of the cookie's secret. */
+  id: string;
+  user_id: string;
+  team_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Tables {
   teams: TeamsTable;
   users: UsersTable;
@@ -133,6 +143,7 @@ export interface Tables {
   task_list_items: TaskListItemsTable;
   events: EventsTable;
   event_recipients: EventRecipientsTable;
+  sessions: SessionsTable;
 }
 
 /** A connection or a transaction: repositories accept either. */

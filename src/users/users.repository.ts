@@ -23,3 +23,29 @@ export async function findUser(db: Db, userId: string): Promise<UserRow | undefi
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
 }
+
+export async function updateUser(
+  db: Db,
+  userId: string,
+  changes: { name?: string; password_hash?: string },
+): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', userId).execute();
+}
+
+export interface TeamOfUser {
+  id: string;
+  name: string;
+  role: string;
+}
+
+/** The teams the user belongs to, in the order they joined. */
+export async function teamsOfUser(db: Db, userId: string): Promise<TeamOfUser[]> {
+  return db
+    .selectFrom('team_members as m')
+    .innerJoin('teams as t', 't.id', 'm.team_id')
+    .select(['t.id', 't.name', 'm.role'])
+    .where('m.user_id', '=', userId)
+    .orderBy('m.created_at')
+    .orderBy('t.id')
+    .execute();
+}

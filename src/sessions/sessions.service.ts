@@ -1,0 +1,106 @@
+/** Web sign-in: passwords → sessions, the team a session acts in, profile and password changes. */
+import type { Caller } from '../caller.js';
+import { AppError, forbidden, invalidInput, unauthorized } from '../http/errors.js';
+import type { Store } from '../storage/database.js';
+import { findMembership, findTeam } from '../teams/teams.repository.js';
+import { hashPassword, verifyPassword } from '../users/passwords.js';
+import { findUser, findUserByEmail, teamsOfUser, updateUser, type TeamOfUser } from '../users/users.repository.js';
+import { deleteOtherSessions, deleteSession, insertSession, setSessionTeam } from './sessions.repository.js';
+
+export interface SessionInfo {
+  user: { id: string; name: string; email: string };
+  team: { id: string; name: string };
+  role: string;
+  teams: TeamOfUser[];
+  csrfToken: string;
+}
+
+/** A hash to verify against when the email is unknown, so both failures take the same time. */
+let decoyHash: Promise<string> | undefined;
+
+/** Checks email and password and opens a session in the requested (or first) team. */
+export async function signIn(
+  store: Store,
+  input: { email: string; password: string; teamId?: string },
+): Promise<{ token: string; info: SessionInfo }> {
+  const user = await findUserByEmail(store.db, input.email.trim());
+  const hash = user?.password_hash ?? (await (decoyHash ??= hashPassword('decoy password')));
+  const passwordOk = await verifyPassword(input.password, hash);
+  if (!user || !user.password_hash || !passwordOk) throw unauthorized('Wrong email or password.');
+
+  const teams = await teamsOfUser(store.db, user.id);
+  const team = input.teamId ? teams.find((t) => t.id === input.teamId) : teams[0];
+  if (!team) {
+    throw forbidden(input.teamId ? 'You are not a member of that team.' : 'You are not a member of any team yet.');
+  }
+  const session = await insertSession(store.db, user.id, team.id);
+  return {
+    token: session.token,
+    info: {
+      user: { id: user.id, name: user.name, email: user.email },
+      team: { id: team.id, name: team.name },
+      role: team.role,
+      teams,
+      csrfToken: session.csrfToken,
+    },
+  };
+}
+
+/** What the web app needs to know about its session. */
+export async function sessionInfo(store: Store, caller: Caller, csrfToken: string): Promise<SessionInfo> {
+  const [user, team, teams] = await Promise.all([
+    findUser(store.db, caller.userId),
+    findTeam(store.db, caller.teamId),
+    teamsOfUser(store.db, caller.userId),
+  ]);
+  if (!user || !team || !caller.role) throw unauthorized('Your session has ended. Sign in again.');
+  return {
+    user: { id: user.id, name: user.name, email: user.email },
+    team: { id: team.id, name: team.name },
+    role: caller.role,
+    teams,
+    csrfToken,
+  };
+}
+
+/** Moves the session to another of the user's teams. */
+export async function switchTeam(store: Store, caller: Caller, teamId: string): Promise<SessionInfo> {
+  const role = await findMembership(store.db, teamId, caller.userId);
+  if (!role) throw forbidden('You are not a member of that team.');
+  await setSessionTeam(store.db, caller.credential.id, teamId);
+  return sessionInfo(store, { ...caller, teamId, role }, caller.credential.csrfToken!);
+}
+
+export async function signOut(store: Store, caller: Caller): Promise<void> {
+  await deleteSession(store.db, caller.credential.id);
+}
+
+export async function updateProfile(store: Store, caller: Caller, name: string): Promise<void> {
+  await updateUser(store.db, caller.userId, { name });
+}
+
+/** Changes the password after checking the current one, and signs out every other session. */
+export async function changePassword(
+  store: Store,
+  caller: Caller,
+  input: { currentPassword: string; newPassword: string },
+): Promise<void> {
+  const user = await findUser(store.db, caller.userId);
+  if (!user?.password_hash || !(await verifyPassword(input.currentPassword, user.password_hash))) {
+    throw invalidInput('The current password is wrong.');
+  }
+  if (input.newPassword === input.currentPassword)
+    throw invalidInput('The new password is the same as the current one.');
+  const passwordHash = await hashPassword(input.newPassword);
+  await store.transaction(async (trx) => {
+    await updateUser(trx, caller.userId, { password_hash: passwordHash });
+    await deleteOtherSessions(trx, caller.userId, caller.credential.id);
+  });
+}
+
+/** Guards session-only endpoints (key management, profile): an API key cannot use them. */
+export function requireSession(caller: Caller, what: string): void {
+  if (caller.credential.kind !== 'session') {
+    throw new AppError('forbidden', `${what} needs a signed-in web session; an API key cannot do it.`);
+  }
+}
