@@ -12,6 +12,7 @@ import { authenticate, FailedAuthBudget, readCookie, SESSION_COOKIE } from './ht
 import type { App, AppDeps } from './http/app-types.js';
 import { AppError } from './http/errors.js';
 import { validationMessage, validatorCompiler } from './http/validation.js';
+import { registerWebApp } from './http/web.js';
 import { isDatabaseUnavailable } from './storage/errors.js';
 import { listsRoutes } from './lists/lists.routes.js';
 import { meRoutes } from './me/me.routes.js';
@@ -55,6 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
+    if (app.sendWebApp?.(request, reply)) return;
     reply.code(404).send({ error: `There is no ${request.method} ${request.url.split('?')[0]} endpoint.` });
   });
 
@@ -117,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     async () => ({ status: 'ok' }),
   );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerWebApp(app);
 
   const budget = new FailedAuthBudget(Math.min(config.rateLimitPerMinute, 60));
   signInRoute(budget)(app, deps);
