@@ -14,7 +14,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Caller } from '../caller.js';
 import { liveKeyIds } from '../keys/keys.repository.js';
-import { liveSessionIds } from '../sessions/sessions.repository.js';
+import { liveSessionTeams } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
 import type { EventBus } from './bus.js';
 import { eventsAfter, eventWindow, pruneEvents, type StoredEvent } from './outbox.js';
@@ -56,11 +56,11 @@ interface TeamStreams {
   again: boolean;
 }
 
-/** Runs a set-returning lookup over ids in chunks small enough for any SQL parameter limit. */
-async function inChunks(ids: string[], lookup: (chunk: string[]) => Promise<Set<string>>): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let i = 0; i < ids.length; i += 500) for (const id of await lookup(ids.slice(i, i + 500))) found.add(id);
-  return found;
+/** Ids in chunks small enough for any SQL parameter limit. */
+function chunks(ids: string[], size = 500): string[][] {
+  const result: string[][] = [];
+  for (let i = 0; i < ids.length; i += size) result.push(ids.slice(i, i + size));
+  return result;
 }
 
 export class EventHub {
@@ -221,20 +221,26 @@ export class EventHub {
     }
   }
 
-  /** Ends the streams whose key was revoked, whose session ended, or whose user left the team. */
+  /**
+   * Ends the streams whose key was revoked, whose session ended or moved to another team, or
+   * whose user left the team.
+   */
   private async recheckCredentials(): Promise<void> {
     const streams = [...this.teams.values()].flatMap((team) => [...team.streams]);
     if (streams.length === 0) return;
     const idsOf = (kind: 'key' | 'session') => [
       ...new Set(streams.filter((s) => s.caller.credential.kind === kind).map((s) => s.caller.credential.id)),
     ];
-    const [keys, sessions] = await Promise.all([
-      inChunks(idsOf('key'), (ids) => liveKeyIds(this.store.db, ids)),
-      inChunks(idsOf('session'), (ids) => liveSessionIds(this.store.db, ids)),
-    ]);
+    const keys = new Set<string>();
+    const sessions = new Map<string, string>();
+    for (const ids of chunks(idsOf('key'))) for (const id of await liveKeyIds(this.store.db, ids)) keys.add(id);
+    for (const ids of chunks(idsOf('session'))) {
+      for (const [id, teamId] of await liveSessionTeams(this.store.db, ids)) sessions.set(id, teamId);
+    }
     for (const stream of streams) {
       const { kind, id } = stream.caller.credential;
-      if (!(kind === 'key' ? keys : sessions).has(id)) this.end(stream);
+      const valid = kind === 'key' ? keys.has(id) : sessions.get(id) === stream.caller.teamId;
+      if (!valid) this.end(stream);
     }
   }
 

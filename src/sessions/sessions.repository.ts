@@ -69,17 +69,20 @@ export async function deleteOtherSessions(db: Db, userId: string, keepSessionId:
   await db.deleteFrom('sessions').where('user_id', '=', userId).where('id', '!=', keepSessionId).execute();
 }
 
-/** Of the given session ids, those still valid for a member of their team. */
-export async function liveSessionIds(db: Db, sessionIds: readonly string[]): Promise<Set<string>> {
-  if (sessionIds.length === 0) return new Set();
+/**
+ * Of the given session ids, those still valid for a member of their team, with that team: a
+ * stream opened in one team ends when its session moves to another.
+ */
+export async function liveSessionTeams(db: Db, sessionIds: readonly string[]): Promise<Map<string, string>> {
+  if (sessionIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('sessions as s')
     .innerJoin('team_members as m', (join) =>
       join.onRef('m.team_id', '=', 's.team_id').onRef('m.user_id', '=', 's.user_id'),
     )
-    .select('s.id')
+    .select(['s.id', 's.team_id'])
     .where('s.id', 'in', sessionIds)
     .where('s.expires_at', '>', new Date().toISOString())
     .execute();
-  return new Set(rows.map((r) => r.id));
+  return new Map(rows.map((r) => [r.id, r.team_id]));
 }
