@@ -10,6 +10,7 @@ import { isUuid, toId } from '../ids.js';
 import { findKey, insertKey, revokeKey } from '../keys/keys.repository.js';
 import { findListById } from '../lists/lists.repository.js';
 import { grantListMembership, revokeListMembership } from '../lists/lists.service.js';
+import { notifyServers } from '../realtime/bus.js';
 import { insertStatus } from '../statuses/statuses.repository.js';
 import { openStore, type Store } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
@@ -235,7 +236,11 @@ export async function runAdmin(argv: string[]): Promise<number> {
     const config = loadConfig();
     store = openStore(config.databaseUrl, { poolSize: 2 });
     await migrateToLatest(store);
+    // A command that records realtime events (list-member add/remove) wakes the running servers.
+    const changedTeams = new Set<string>();
+    store.changes.on('events', (teamId: string) => changedTeams.add(teamId));
     const result = await command.run(store, options);
+    for (const teamId of changedTeams) await notifyServers(store, teamId);
     console.log(JSON.stringify(result));
     return 0;
   } catch (error) {

@@ -22,6 +22,15 @@ export function createEventBus(store: Store, databaseUrl: string): EventBus {
   return store.dialect === 'postgres' ? new PostgresBus(store, databaseUrl) : new LocalBus();
 }
 
+/**
+ * Wakes the hubs of every server process on a PostgreSQL database (a no-op on SQLite). Sent after
+ * commit, outside the transaction: if it fails, the servers still find the events on their next poll.
+ */
+export async function notifyServers(store: Store, teamId: string): Promise<void> {
+  if (store.dialect !== 'postgres') return;
+  await sql`select pg_notify(${CHANNEL}, ${teamId})`.execute(store.db).catch(() => {});
+}
+
 class LocalBus implements EventBus {
   protected readonly local = new EventEmitter().setMaxListeners(0);
   announce(teamId: string): void {
@@ -50,9 +59,7 @@ class PostgresBus extends LocalBus {
 
   override announce(teamId: string): void {
     super.announce(teamId);
-    // After commit, outside the transaction: if this fails, other processes still see the
-    // events on their next poll.
-    sql`select pg_notify(${CHANNEL}, ${teamId})`.execute(this.store.db).catch(() => {});
+    void notifyServers(this.store, teamId);
   }
 
   /** Keeps one dedicated LISTEN connection open, reconnecting after any failure. */

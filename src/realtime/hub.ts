@@ -134,7 +134,12 @@ export class EventHub {
       this.requireSync(stream, latest, from > latest ? 'unknown event id' : 'events since then are no longer kept');
       return;
     }
-    for (const event of await eventsAfter(this.store.db, teamId, from, { userId })) this.write(stream, event);
+    for (const event of await eventsAfter(this.store.db, teamId, from, { userId })) {
+      this.write(stream, event);
+      // Events that committed after `latest` was read come here and among the held live ones:
+      // advancing the cursor per event sends each of them once.
+      stream.cursor = Math.max(stream.cursor, event.seq);
+    }
     stream.cursor = Math.max(stream.cursor, latest);
   }
 
