@@ -2,8 +2,9 @@
 /**
  * Runs the compiled test suite once per store: always on SQLite, then again on PostgreSQL when
  * TEST_DATABASE_URL names a server. Files named *.pg.test.js need PostgreSQL and run only in
- * that pass. Without TEST_DATABASE_URL the PostgreSQL pass is skipped with a visible notice,
- * unless REQUIRE_POSTGRES=1 (set by .ci/run), which turns that skip into a failure.
+ * that pass; browser tests (*.e2e.test.js) run once, in the SQLite pass. Without
+ * TEST_DATABASE_URL the PostgreSQL pass is skipped with a visible notice, unless
+ * REQUIRE_POSTGRES=1 (set by .ci/run), which turns that skip into a failure.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -38,7 +39,11 @@ let ok = run(
 );
 
 if (process.env.TEST_DATABASE_URL) {
-  ok = run('postgres', selected) && ok;
+  ok =
+    run(
+      'postgres',
+      selected.filter((f) => !f.endsWith('.e2e.test.js')),
+    ) && ok;
 } else if (process.env.REQUIRE_POSTGRES === '1') {
   console.error('\nFAIL: REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set, so the PostgreSQL suite cannot run.');
   ok = false;
