@@ -30,6 +30,14 @@ export interface HubOptions {
   maxBufferBytes: number;
 }
 
+/** Events read per query when fanning out and when replaying. */
+const FAN_OUT_PAGE = 1_000;
+const REPLAY_PAGE = 1_000;
+/** How long a stream may stay over its output bound, taking nothing, before it counts as stalled. */
+const STALL_MS = 1_000;
+/** Past this backlog a stream is cut off even if its client still reads (slower than it is written to). */
+const hardBound = (maxBufferBytes: number) => Math.max(16 * maxBufferBytes, 4 * 1024 * 1024);
+
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
   heartbeatMs: 20_000,
   recheckMs: 5_000,
@@ -45,6 +53,8 @@ interface Stream {
   cursor: number;
   /** Live events held back while the stream replays what it missed. */
   held: StoredEvent[] | null;
+  /** Bytes the socket had flushed at the last sweep that found the stream over its bound, or null. */
+  flushedAtSweep: number | null;
 }
 
 interface TeamStreams {
@@ -61,6 +71,10 @@ function chunks(ids: string[], size = 500): string[][] {
   const result: string[][] = [];
   for (let i = 0; i < ids.length; i += size) result.push(ids.slice(i, i + size));
   return result;
+}
+
+function formatEvent(event: StoredEvent): string {
+  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.data}\n\n`;
 }
 
 export class EventHub {
@@ -81,6 +95,7 @@ export class EventHub {
       this.timers.push(timer);
     };
     every(options.heartbeatMs, () => this.heartbeat());
+    every(STALL_MS, () => this.sweepStalled());
     every(options.recheckMs, () => this.recheckCredentials());
     every(options.pollMs, () => Promise.all([...this.teams.keys()].map((teamId) => this.fanOut(teamId))));
     every(options.pruneMs, () => this.prune());
@@ -95,17 +110,11 @@ export class EventHub {
 
   /** Serves one SSE stream on `res` until the client leaves, loses access, or the hub closes. */
   async open(caller: Caller, lastEventId: string | undefined, res: ServerResponse): Promise<void> {
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no', // nginx: do not buffer the stream
-    });
-    res.write('retry: 2000\n: connected\n\n');
-
-    const stream: Stream = { caller, res, cursor: 0, held: [] };
-    await this.attach(stream);
+    const stream: Stream = { caller, res, cursor: 0, held: [], flushedAtSweep: null };
+    // Listen first: a client may leave while the stream is still being set up.
     res.on('close', () => this.detach(stream));
+    await this.attach(stream);
+    if (res.destroyed) return this.detach(stream);
     if (this.closed) return void res.end();
 
     try {
@@ -115,32 +124,74 @@ export class EventHub {
     }
     const held = stream.held ?? [];
     stream.held = null;
-    for (const event of held) this.send(stream, event);
+    this.send(stream, held);
   }
 
-  /** Brings a new stream up to date: from Last-Event-ID if given, else from now. */
+  /**
+   * Starts the stream: from Last-Event-ID if given (replaying what was missed), else from now.
+   * The response head goes out only once the starting point is fixed, so a client that has seen
+   * the 200 cannot miss a change made after it.
+   */
   private async replay(stream: Stream, lastEventId: string | undefined): Promise<void> {
     const { teamId, userId } = stream.caller;
     const { latest, oldest } = await eventWindow(this.store.db, teamId);
+    stream.res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no', // nginx: do not buffer the stream
+    });
+    this.writeRaw(stream, 'retry: 2000\n: connected\n\n');
+
     const from = lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId.trim()) ? Number(lastEventId) : null;
-    if (from === null || from === latest) {
-      stream.cursor = Math.max(stream.cursor, from ?? latest);
-      if (lastEventId !== undefined && from === null)
-        this.requireSync(stream, latest, 'Last-Event-ID is not an event id');
+    if (lastEventId === undefined || from === latest) {
+      stream.cursor = Math.max(stream.cursor, latest);
       return;
     }
-    const missedSomePruned = from < latest && (oldest === null || from + 1 < oldest);
-    if (from > latest || missedSomePruned) {
-      this.requireSync(stream, latest, from > latest ? 'unknown event id' : 'events since then are no longer kept');
-      return;
+    if (from === null || from > latest || from + 1 < (oldest ?? latest + 1)) {
+      const reason =
+        from === null
+          ? 'Last-Event-ID is not an event id'
+          : from > latest
+            ? 'unknown event id'
+            : 'events since then are no longer kept';
+      return this.requireSync(stream, latest, reason);
     }
-    for (const event of await eventsAfter(this.store.db, teamId, from, { userId })) {
-      this.write(stream, event);
-      // Events that committed after `latest` was read come here and among the held live ones:
-      // advancing the cursor per event sends each of them once.
-      stream.cursor = Math.max(stream.cursor, event.seq);
+    // Page through what was missed, letting a slow client drain between pages.
+    stream.cursor = from;
+    for (;;) {
+      const page = await eventsAfter(this.store.db, teamId, stream.cursor, { userId, limit: REPLAY_PAGE });
+      if (page.length > 0) {
+        this.writeRaw(stream, page.map(formatEvent).join(''));
+        // Events committed after `latest` was read come here and among the held live ones:
+        // advancing the cursor past them sends each of them once.
+        stream.cursor = page[page.length - 1]!.seq;
+      }
+      if (page.length < REPLAY_PAGE || stream.res.destroyed) break;
+      await this.drained(stream);
     }
     stream.cursor = Math.max(stream.cursor, latest);
+  }
+
+  /**
+   * Lets the client take what was written: yields to the event loop (so sockets flush even when
+   * every query answers at once), then waits while the backlog is over the bound and the client
+   * keeps taking data; a client that takes nothing for STALL_MS is dropped.
+   */
+  private async drained(stream: Stream): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    let flushed = stream.res.socket?.bytesWritten ?? 0;
+    let progressAt = Date.now();
+    while (!stream.res.destroyed && stream.res.writableLength > this.options.maxBufferBytes) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const now = stream.res.socket?.bytesWritten ?? 0;
+      if (now > flushed) {
+        flushed = now;
+        progressAt = Date.now();
+      } else if (Date.now() - progressAt >= STALL_MS) {
+        return this.drop(stream);
+      }
+    }
   }
 
   /** Tells a client it missed events that can no longer be replayed: it must refetch everything. */
@@ -181,12 +232,10 @@ export class EventHub {
     try {
       do {
         team.again = false;
-        const events = await eventsAfter(this.store.db, teamId, team.cursor, { limit: 5_000 });
-        for (const event of events) {
-          for (const stream of team.streams) this.send(stream, event);
-          team.cursor = event.seq;
-        }
-        if (events.length === 5_000) team.again = true;
+        const events = await eventsAfter(this.store.db, teamId, team.cursor, { limit: FAN_OUT_PAGE });
+        for (const stream of team.streams) this.send(stream, events);
+        if (events.length > 0) team.cursor = events[events.length - 1]!.seq;
+        if (events.length === FAN_OUT_PAGE) team.again = true;
       } while (team.again && !this.closed);
     } catch {
       // The database is unavailable; the next wake-up or poll tries again from the same cursor.
@@ -196,22 +245,45 @@ export class EventHub {
     }
   }
 
-  private send(stream: Stream, event: StoredEvent): void {
-    if (stream.held) stream.held.push(event);
-    else if (event.seq > stream.cursor) {
-      if (event.recipients.has(stream.caller.userId)) this.write(stream, event);
+  /**
+   * Hands a stream the events addressed to it that it has not had yet, in one write: one chunk
+   * per batch keeps a socket's pending output short even for a slow client.
+   */
+  private send(stream: Stream, events: StoredEvent[]): void {
+    if (stream.held) {
+      stream.held.push(...events);
+      return;
+    }
+    let text = '';
+    for (const event of events) {
+      if (event.seq <= stream.cursor) continue;
+      if (event.recipients.has(stream.caller.userId)) text += formatEvent(event);
       stream.cursor = event.seq;
     }
-  }
-
-  private write(stream: Stream, event: StoredEvent): void {
-    this.writeRaw(stream, `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.data}\n\n`);
+    if (text) this.writeRaw(stream, text);
   }
 
   private writeRaw(stream: Stream, text: string): void {
     if (stream.res.destroyed) return;
     stream.res.write(text);
-    if (stream.res.writableLength > this.options.maxBufferBytes) this.drop(stream);
+    // Past the hard bound a stream is cut off at once, however slowly its client still reads,
+    // so no stream's memory grows without limit. (Stalls below it: see sweepStalled.)
+    if (stream.res.writableLength > hardBound(this.options.maxBufferBytes)) this.drop(stream);
+  }
+
+  /**
+   * A burst may put a reading client over the bound for a moment; a stream that is over it and
+   * whose client took nothing since the last sweep has stopped reading, and is cut off.
+   * (Runs every STALL_MS: socket.bytesWritten walks the pending chunks, too slow for every write.)
+   */
+  private checkBacklog(stream: Stream): void {
+    if (stream.res.writableLength <= this.options.maxBufferBytes) {
+      stream.flushedAtSweep = null;
+      return;
+    }
+    const flushed = stream.res.socket?.bytesWritten ?? 0;
+    if (stream.flushedAtSweep !== null && flushed <= stream.flushedAtSweep) this.drop(stream);
+    else stream.flushedAtSweep = flushed;
   }
 
   /** Cuts a stream off at once (its client stopped reading, or lost its access). */
@@ -224,6 +296,11 @@ export class EventHub {
     for (const team of this.teams.values()) {
       for (const stream of team.streams) this.writeRaw(stream, ': ping\n\n');
     }
+  }
+
+  /** Cuts off streams whose client stopped reading, even when no new event would notice. */
+  private sweepStalled(): void {
+    for (const team of this.teams.values()) for (const stream of team.streams) this.checkBacklog(stream);
   }
 
   /**

@@ -64,29 +64,51 @@ export async function recordEvent(store: Store, trx: Db, event: NewEvent): Promi
   afterCommit(trx, () => store.changes.emit('events', event.teamId));
 }
 
-/** The team's events after `afterSeq`, oldest first, with who may see each (optionally one user's only). */
+/**
+ * Up to `limit` of the team's events after `afterSeq`, oldest first, each with who may see it.
+ * With `userId`, only that user's events. Pages are whole events, never cut between recipients.
+ */
 export async function eventsAfter(
   db: Db,
   teamId: string,
   afterSeq: number,
-  options: { userId?: string; limit?: number } = {},
+  options: { userId?: string; limit: number },
 ): Promise<StoredEvent[]> {
   let query = db
     .selectFrom('events as e')
-    .innerJoin('event_recipients as r', 'r.event_id', 'e.id')
-    .select(['e.seq', 'e.type', 'e.data', 'r.user_id'])
+    .select(['e.id', 'e.seq', 'e.type', 'e.data'])
     .where('e.team_id', '=', teamId)
     .where('e.seq', '>', afterSeq);
-  if (options.userId) query = query.where('r.user_id', '=', options.userId);
-  const rows = await query
-    .orderBy('e.seq')
-    .limit(options.limit ?? 100_000)
-    .execute();
-  const events: StoredEvent[] = [];
-  for (const row of rows) {
-    const last = events[events.length - 1];
-    if (last && last.seq === row.seq) last.recipients.add(row.user_id);
-    else events.push({ seq: row.seq, type: row.type, data: row.data, recipients: new Set([row.user_id]) });
+  if (options.userId) {
+    const userId = options.userId;
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('event_recipients as r')
+          .select('r.user_id')
+          .whereRef('r.event_id', '=', 'e.id')
+          .where('r.user_id', '=', userId),
+      ),
+    );
+  }
+  const rows = await query.orderBy('e.seq').limit(options.limit).execute();
+  const events = rows.map((row) => ({
+    seq: row.seq,
+    type: row.type,
+    data: row.data,
+    recipients: new Set<string>(options.userId ? [options.userId] : []),
+  }));
+  if (options.userId || rows.length === 0) return events;
+
+  const bySeq = new Map(events.map((event) => [event.seq, event]));
+  const idToSeq = new Map(rows.map((row) => [row.id, row.seq]));
+  const ids = rows.map((row) => row.id);
+  for (let i = 0; i < ids.length; i += 500) {
+    const recipients = await db
+      .selectFrom('event_recipients')
+      .select(['event_id', 'user_id'])
+      .where('event_id', 'in', ids.slice(i, i + 500))
+      .execute();
+    for (const r of recipients) bySeq.get(idToSeq.get(r.event_id)!)!.recipients.add(r.user_id);
   }
   return events;
 }
