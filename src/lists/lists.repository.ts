@@ -50,15 +50,15 @@ export async function isListMember(db: Db, listId: number, userId: string): Prom
   return row !== undefined;
 }
 
-/** The user's non-archived lists in the team, oldest first. */
-export async function activeListsOfMember(db: Db, teamId: string, userId: string): Promise<TaskList[]> {
+/** The user's lists in the team that are (not) archived, oldest first. */
+export async function listsOfMember(db: Db, teamId: string, userId: string, archived = false): Promise<TaskList[]> {
   const rows = await db
     .selectFrom('list_members as m')
     .innerJoin('task_lists as l', 'l.id', 'm.list_id')
     .select(['l.id', 'l.name', 'l.color', 'l.is_archived', 'l.version'])
     .where('m.user_id', '=', userId)
     .where('l.team_id', '=', teamId)
-    .where('l.is_archived', '=', 0)
+    .where('l.is_archived', '=', archived ? 1 : 0)
     .orderBy('l.id')
     .execute();
   return rows.map(rowToList);

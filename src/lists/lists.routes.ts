@@ -28,12 +28,20 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
     '/v1/lists',
     {
       schema: {
-        summary: "The caller's non-archived lists, oldest first",
+        summary: "The caller's non-archived lists, oldest first (archived=true: their archived lists, an extension)",
         tags,
-        response: { 200: Type.Array(TaskListBody), ...errorResponses() },
+        querystring: Type.Object(
+          {
+            archived: Type.Optional(
+              Type.String({ enum: ['true', 'false'], errorMessage: 'archived must be true or false.' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Array(TaskListBody), ...errorResponses(400) },
       },
     },
-    async (request) => service.listLists(store, request.caller),
+    async (request) => service.listLists(store, request.caller, request.query.archived === 'true'),
   );
 
   app.post(

@@ -37,8 +37,9 @@ async function recordListEvent(
   await recordEvent(store, trx, { teamId: list.team_id, type, data: { listId: list.id }, audience });
 }
 
-export async function listLists(store: Store, caller: Caller): Promise<TaskList[]> {
-  return lists.activeListsOfMember(store.db, caller.teamId, caller.userId);
+/** The caller's non-archived lists (the spec's collection), or with `archived`, their archived ones. */
+export async function listLists(store: Store, caller: Caller, archived = false): Promise<TaskList[]> {
+  return lists.listsOfMember(store.db, caller.teamId, caller.userId, archived);
 }
 
 export async function getList(store: Store, caller: Caller, rawListId: string): Promise<TaskList> {

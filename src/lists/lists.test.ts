@@ -276,3 +276,27 @@ describe('task lists', () => {
     });
   });
 });
+
+describe('archived lists (extension)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  test('GET /v1/lists?archived=true returns only the caller’s archived lists; a bad value is a 400', async () => {
+    const team = await createTestTeam(server);
+    const other = await team.member();
+    const open = expectStatus(await team.owner.api.post('/v1/lists', { name: 'Open' }), 201);
+    const old = expectStatus(await team.owner.api.post('/v1/lists', { name: 'Old' }), 201);
+    const theirs = expectStatus(await other.api.post('/v1/lists', { name: 'Theirs' }), 201);
+    expectStatus(await team.owner.api.post(`/v1/lists/${old.id}/archive`), 200);
+    expectStatus(await other.api.post(`/v1/lists/${theirs.id}/archive`), 200);
+
+    assert.deepEqual(expectStatus(await team.owner.api.get('/v1/lists?archived=true'), 200), [
+      { ...old, isArchived: true },
+    ]);
+    assert.deepEqual(expectStatus(await team.owner.api.get('/v1/lists?archived=false'), 200), [open]);
+    expectError(await team.owner.api.get('/v1/lists?archived=yes'), 400, 'archived must be true or false.');
+  });
+});

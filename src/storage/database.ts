@@ -116,12 +116,24 @@ function openSqlite(path: string): Store {
   };
 }
 
+/**
+ * pg-pool uses one `connectionTimeoutMillis` both for waiting on a busy pool and for opening a
+ * connection; this client keeps its own, short, connect timeout.
+ */
+class FastConnectClient extends pg.Client {
+  constructor(config: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: 3_000 });
+  }
+}
+
 function openPostgres(connectionString: string, poolSize: number): Store {
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
-    // Never hang a request on a database that is gone: fail fast, answer 503, retry next time.
-    connectionTimeoutMillis: 3_000,
+    // Under load a request may wait for a free connection, but never without bound.
+    connectionTimeoutMillis: 15_000,
+    // …while opening a connection to a database that is gone fails fast: answer 503, retry next time.
+    Client: FastConnectClient as unknown as new () => pg.ClientBase,
     statement_timeout: 10_000,
     query_timeout: 15_000,
     // A transaction abandoned by a partitioned client must not hold row locks for long.

@@ -73,7 +73,7 @@ async function checkLists(db: Db, caller: Caller, listIds: number[]): Promise<vo
 export async function createTask(store: Store, caller: Caller, input: NewTaskInput): Promise<TaskDetail> {
   const listIds = unique(input.taskListIds);
   const assigneeIds = userIds(input.assigneeIds);
-  return store.transaction(async (trx) => {
+  const newTaskId = await store.transaction(async (trx) => {
     let statusId = input.taskStatusId;
     if (statusId === undefined) {
       const fallback = await findDefaultStatus(trx, caller.teamId);
@@ -117,8 +117,12 @@ export async function createTask(store: Store, caller: Caller, input: NewTaskInp
       data: { taskId },
       audience: await readersOf(trx, taskId),
     });
-    return (await tasks.findDetail(trx, caller, taskId))!;
+    return taskId;
   });
+  // Read after commit: the team row stays locked (numbering) for the shortest time.
+  const detail = await tasks.findDetail(store.db, caller, newTaskId);
+  if (!detail) throw notFound(`Task ${newTaskId} not found.`); // deleted in the meantime
+  return detail;
 }
 
 export interface TaskPatch {
