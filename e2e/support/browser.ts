@@ -1,0 +1,114 @@
+/**
+ * Headless Chromium from the system (Debian's /usr/bin/chromium), driven by playwright-core.
+ * No test ever downloads a browser: without one the suite is skipped with a notice, and with
+ * REQUIRE_BROWSER=1 (CI) that skip is a failure instead.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ROOT } from '../../test/processes.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARTIFACTS = join(ROOT, 'test-artifacts');
+
+/** Why the browser tests cannot run here, or null when they can. */
+export function missingBrowser(): string | null {
+  return existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (install it: apt-get install chromium)`;
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // The machine has no internet: keep Chromium from calling home at all.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** What a context saw that a healthy app never does: requests off the server, page errors. */
+export interface Watch {
+  foreignRequests: string[];
+  errors: string[];
+  /**
+   * Content-Security-Policy refusals. A hostile description makes Chromium report its inline
+   * handlers as blocked while the sanitiser parses it (in an inert document): expected, and
+   * the only kind allowed.
+   */
+  cspReports: string[];
+}
+
+export async function newContext(
+  browser: Browser,
+  baseURL: string,
+  watch: Watch,
+  viewport = { width: 1280, height: 860 },
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport,
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+    reducedMotion: 'reduce', // the drawer is screenshotted open, not halfway
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  context.on('request', (request) => {
+    if (!request.url().startsWith(baseURL) && !request.url().startsWith('data:'))
+      watch.foreignRequests.push(request.url());
+  });
+  context.on('page', (page) => watchPage(page, watch));
+  return context;
+}
+
+function watchPage(page: Page, watch: Watch): void {
+  page.on('pageerror', (error) => watch.errors.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // Chromium logs every 4xx as "Failed to load resource"; those are expected (401 before sign-in, 412 conflicts).
+    if (message.type() !== 'error' || message.text().startsWith('Failed to load resource')) return;
+    const where = `${message.location().url}:${message.location().lineNumber}`;
+    if (message.text().includes('Content Security Policy')) watch.cspReports.push(`${message.text()} (at ${where})`);
+    else watch.errors.push(`console: ${message.text()} (at ${where})`);
+  });
+}
+
+/**
+ * The whole page, as tall as its content. The window is made that tall for the picture
+ * (Playwright's stitched full-page capture would draw the sticky top bar mid-page).
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const viewport = page.viewportSize()!;
+  const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
+  if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  await page.setViewportSize(viewport);
+}
+
+/**
+ * Every visible control on the page has an accessible name (a label, aria-label or text);
+ * returns the ones that do not. Runs in the page, so it is given as a string (no DOM types here).
+ */
+export async function unlabelledControls(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const nameOf = (el) => {
+      const byAria = el.getAttribute('aria-label');
+      if (byAria && byAria.trim()) return byAria;
+      const labelledBy = el.getAttribute('aria-labelledby');
+      if (labelledBy) return labelledBy.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+      if (el.labels && el.labels.length) return [...el.labels].map((label) => label.textContent).join(' ');
+      if (el.matches('button, a')) return el.textContent;
+      return el.getAttribute('title') ?? '';
+    };
+    return [...document.querySelectorAll('input, select, textarea, button, a[href]')]
+      .filter((el) => el.getClientRects().length > 0)
+      .filter((el) => !(nameOf(el) ?? '').trim())
+      .map((el) => el.outerHTML.slice(0, 160));
+  })()`);
+}

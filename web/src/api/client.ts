@@ -1,0 +1,89 @@
+/**
+ * The one way the app talks to the server: JSON over fetch, same-origin cookie, the session's
+ * CSRF token on every change, and every failure turned into an ApiError carrying the server's
+ * own `{"error"}` message.
+ */
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  /** The ETag of a single task or list, for If-Match on the next change. */
+  etag: string | null;
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+interface RequestOptions {
+  body?: unknown;
+  query?: URLSearchParams;
+  ifMatch?: string;
+}
+
+let csrfToken: string | null = null;
+let onSessionEnded: () => void = () => {};
+
+/** The token GET /auth/session and POST /auth/sign-in hand out; sent as x-csrf-token. */
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+/** Called when the server says the session is over (401), so the app can show the sign-in page. */
+export function whenSessionEnds(handler: () => void): void {
+  onSessionEnded = handler;
+}
+
+export async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  // Fastify refuses an empty body announced as JSON, so the header goes only with a body.
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  if (options.ifMatch) headers['if-match'] = options.ifMatch;
+  const query = options.query?.toString();
+
+  let response: Response;
+  try {
+    response = await fetch(query ? `${path}?${query}` : path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.');
+  }
+
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON (a proxy's error page, say): reported by status below
+  }
+  if (!response.ok) {
+    const message =
+      json && typeof json === 'object' && 'error' in json && typeof json.error === 'string'
+        ? json.error
+        : `The server answered ${response.status}.`;
+    if (response.status === 401 && path !== '/auth/sign-in') onSessionEnded();
+    throw new ApiError(response.status, message);
+  }
+  return { data: json as T, etag: response.headers.get('etag') };
+}
+
+export const get = async <T>(path: string, query?: URLSearchParams) => (await request<T>('GET', path, { query })).data;
+export const post = async <T>(path: string, body?: unknown) => (await request<T>('POST', path, { body })).data;
+export const patch = async <T>(path: string, body: unknown) => (await request<T>('PATCH', path, { body })).data;
+export const del = async <T>(path: string) => (await request<T>('DELETE', path)).data;
+
+/** A message fit to show a person, whatever was thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

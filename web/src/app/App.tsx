@@ -1,0 +1,96 @@
+/**
+ * The session gate: checks for a session, shows sign-in (and the team choice for people in
+ * several teams), then the workspace of the chosen team. A 401 from any request brings the
+ * sign-in page back.
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { setCsrfToken, whenSessionEnds } from '../api/client';
+import * as sessions from '../api/session';
+import type { SessionInfo } from '../api/types';
+import { SignIn } from '../auth/SignIn';
+import { navigate } from '../lib/router';
+import { TeamPicker } from '../auth/TeamPicker';
+import { NoticeProvider } from '../ui/notices';
+import { SessionContext, type SessionApi } from './session-context';
+import { Workspace } from './Workspace';
+
+type Phase =
+  | { kind: 'checking' }
+  | { kind: 'signed-out'; notice?: string }
+  | { kind: 'choosing-team'; session: SessionInfo }
+  | { kind: 'ready'; session: SessionInfo };
+
+export function App() {
+  const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
+
+  const enter = (session: SessionInfo, kind: 'ready' | 'choosing-team' = 'ready') => {
+    setCsrfToken(session.csrfToken);
+    setPhase({ kind, session });
+  };
+
+  useEffect(() => {
+    whenSessionEnds(() =>
+      setPhase((current) =>
+        current.kind === 'ready'
+          ? { kind: 'signed-out', notice: 'Your session has ended. Please sign in again.' }
+          : current,
+      ),
+    );
+    sessions.fetchSession().then(
+      (session) => enter(session),
+      () => setPhase({ kind: 'signed-out' }),
+    );
+  }, []);
+
+  const signOut = async () => {
+    try {
+      await sessions.signOut();
+    } finally {
+      setCsrfToken(null);
+      // The next person to sign in here starts afresh (an expired session keeps its page instead).
+      navigate('/', { replace: true });
+      setPhase({ kind: 'signed-out', notice: 'You have signed out.' });
+    }
+  };
+
+  const session = phase.kind === 'ready' ? phase.session : null;
+  const api = useMemo<SessionApi | null>(
+    () =>
+      session && {
+        session,
+        replaceSession: (info) => enter(info),
+        switchTeam: async (teamId) => enter(await sessions.switchTeam(teamId)),
+        signOut,
+      },
+    [session],
+  );
+
+  switch (phase.kind) {
+    case 'checking':
+      return <p class="loading-page">Loading…</p>;
+    case 'signed-out':
+      return (
+        <SignIn
+          notice={phase.notice}
+          onSignedIn={(info) => enter(info, info.teams.length > 1 ? 'choosing-team' : 'ready')}
+        />
+      );
+    case 'choosing-team':
+      return (
+        <TeamPicker
+          session={phase.session}
+          onPick={async (teamId) => enter(await sessions.switchTeam(teamId))}
+          onSignOut={signOut}
+        />
+      );
+    case 'ready':
+      return (
+        <SessionContext.Provider value={api}>
+          <NoticeProvider>
+            {/* Keyed by team: switching teams starts every view, and the event stream, afresh. */}
+            <Workspace key={phase.session.team.id} />
+          </NoticeProvider>
+        </SessionContext.Provider>
+      );
+  }
+}

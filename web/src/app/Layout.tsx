@@ -1,0 +1,77 @@
+/**
+ * The page frame: top bar, sidebar (a drawer on narrow screens) and the current page. After a
+ * move to another page, focus goes to the page itself so keyboard and screen-reader users start
+ * there.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { routeOf, useLocation, type Route } from '../lib/router';
+import { ListPage } from '../tasks/ListPage';
+import { MyTasksPage } from '../tasks/MyTasksPage';
+import { TaskDetailPage } from '../detail/TaskDetailPage';
+import { SettingsPage } from '../settings/SettingsPage';
+import { Sidebar } from '../sidebar/Sidebar';
+import { Link } from '../ui/Link';
+import { TopBar } from './TopBar';
+
+export function Layout() {
+  const { path } = useLocation();
+  const route = routeOf(path);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const main = useRef<HTMLElement>(null);
+  const firstPage = useRef(true);
+
+  useEffect(() => {
+    setDrawerOpen(false);
+    if (firstPage.current) {
+      firstPage.current = false;
+      return;
+    }
+    main.current?.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  }, [path]);
+
+  useEffect(() => {
+    if (!drawerOpen) return;
+    // The drawer covers the page: the keyboard goes into it, and Escape closes it.
+    document.querySelector<HTMLElement>('#sidebar a')?.focus();
+    const onKeyDown = (event: KeyboardEvent) => event.key === 'Escape' && setDrawerOpen(false);
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [drawerOpen]);
+
+  return (
+    <div class={`shell${drawerOpen ? ' drawer-open' : ''}`}>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <TopBar drawerOpen={drawerOpen} onToggleDrawer={() => setDrawerOpen(!drawerOpen)} />
+      <Sidebar id="sidebar" route={route} />
+      {drawerOpen && <div class="scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
+      <main id="main" ref={main} tabIndex={-1}>
+        <Page route={route} />
+      </main>
+    </div>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'my-tasks':
+      return <MyTasksPage />;
+    case 'list':
+      return <ListPage key={route.listId} listId={route.listId} />;
+    case 'task':
+      return <TaskDetailPage key={route.taskId} taskId={route.taskId} />;
+    case 'settings':
+      return <SettingsPage />;
+    case 'missing':
+      return (
+        <section class="page">
+          <h1>Page not found</h1>
+          <p>
+            <Link href="/">Go to my tasks</Link>
+          </p>
+        </section>
+      );
+  }
+}

@@ -1,0 +1,82 @@
+/** Brand, team switcher, connection state, settings and sign-out. */
+import { useState } from 'preact/hooks';
+import { messageOf } from '../api/client';
+import { Link } from '../ui/Link';
+import { useNotify } from '../ui/notices';
+import { useConnectionState } from './live';
+import { useSession } from './session-context';
+
+interface Props {
+  drawerOpen: boolean;
+  onToggleDrawer: () => void;
+}
+
+const CONNECTION_TEXT = { live: 'Live', connecting: 'Connecting…', offline: 'Offline' } as const;
+
+export function TopBar({ drawerOpen, onToggleDrawer }: Props) {
+  const { session, switchTeam, signOut } = useSession();
+  const connection = useConnectionState();
+  const notify = useNotify();
+  const [switching, setSwitching] = useState(false);
+
+  const onTeamChange = async (teamId: string) => {
+    setSwitching(true);
+    try {
+      await switchTeam(teamId);
+    } catch (error) {
+      notify(`Could not switch team: ${messageOf(error)}`, 'error');
+      setSwitching(false);
+    }
+  };
+
+  return (
+    <header class="topbar">
+      <button
+        type="button"
+        class="button-quiet drawer-toggle"
+        aria-label="Lists and navigation"
+        aria-expanded={drawerOpen}
+        aria-controls="sidebar"
+        onClick={onToggleDrawer}
+      >
+        <span aria-hidden="true">☰</span>
+      </button>
+      <Link href="/" class="brand">
+        <span class="brand-mark" aria-hidden="true">
+          ✓
+        </span>
+        tasklane
+      </Link>
+      {session.teams.length > 1 ? (
+        <span class="team-switch">
+          <select
+            aria-label="Team"
+            value={session.team.id}
+            disabled={switching}
+            onChange={(event) => onTeamChange(event.currentTarget.value)}
+          >
+            {session.teams.map((team) => (
+              <option key={team.id} value={team.id}>
+                {team.name}
+              </option>
+            ))}
+          </select>
+        </span>
+      ) : (
+        <span class="team-name">{session.team.name}</span>
+      )}
+      <span class="spacer" />
+      <span class={`connection connection-${connection}`} title="Updates from your team arrive live">
+        <span class="connection-dot" aria-hidden="true" />
+        {CONNECTION_TEXT[connection]}
+      </span>
+      <span class="user-name">{session.user.name}</span>
+      <Link href="/settings" class="button-quiet">
+        Settings
+      </Link>
+      <button type="button" class="button-quiet" onClick={() => void signOut()}>
+        Sign out
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,32 @@
+/** One team's workspace: its event stream, its shared data, and the page layout. */
+import { useEffect, useMemo } from 'preact/hooks';
+import { fetchSession } from '../api/session';
+import { LiveEvents } from '../lib/live-events';
+import { Layout } from './Layout';
+import { LiveEventsContext } from './live';
+import { TeamDataProvider } from './team-data';
+
+export function Workspace() {
+  const events = useMemo(
+    () =>
+      new LiveEvents(() =>
+        fetchSession().then(
+          () => true,
+          () => false,
+        ),
+      ),
+    [],
+  );
+  useEffect(() => {
+    events.start();
+    return () => events.stop();
+  }, [events]);
+
+  return (
+    <LiveEventsContext.Provider value={events}>
+      <TeamDataProvider>
+        <Layout />
+      </TeamDataProvider>
+    </LiveEventsContext.Provider>
+  );
+}

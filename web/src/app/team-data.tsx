@@ -1,0 +1,57 @@
+/**
+ * What every view of a team needs: the caller's lists (the sidebar), the workflow statuses and
+ * the team's members. Lists follow list events live; everything is fetched again on
+ * `sync.required`.
+ */
+import { createContext, type ComponentChildren } from 'preact';
+import { useContext, useMemo } from 'preact/hooks';
+import { fetchLists } from '../api/lists';
+import { fetchMembers, fetchStatuses } from '../api/team';
+import type { Member, TaskList, TaskStatus } from '../api/types';
+import { useAsync } from '../lib/use-async';
+import { useLiveEvent } from './live';
+
+export interface TeamData {
+  /** Non-archived lists the caller is a member of, oldest first; undefined while loading. */
+  lists: TaskList[] | undefined;
+  listsError: string | null;
+  statuses: TaskStatus[];
+  members: Member[];
+  reloadLists: () => void;
+  reloadMembers: () => void;
+}
+
+const TeamDataContext = createContext<TeamData | null>(null);
+
+export function useTeamData(): TeamData {
+  const value = useContext(TeamDataContext);
+  if (!value) throw new Error('useTeamData outside TeamDataProvider');
+  return value;
+}
+
+export function TeamDataProvider({ children }: { children: ComponentChildren }) {
+  const lists = useAsync(fetchLists, []);
+  const statuses = useAsync(fetchStatuses, []);
+  const members = useAsync(fetchMembers, []);
+
+  useLiveEvent((event) => {
+    if (event.type.startsWith('taskList.') || event.type === 'sync.required') lists.reloadSoon();
+    if (event.type === 'sync.required') {
+      statuses.reloadSoon();
+      members.reloadSoon();
+    }
+  });
+
+  const value = useMemo<TeamData>(
+    () => ({
+      lists: lists.data,
+      listsError: lists.error,
+      statuses: statuses.data ?? [],
+      members: members.data ?? [],
+      reloadLists: lists.reload,
+      reloadMembers: members.reload,
+    }),
+    [lists.data, lists.error, statuses.data, members.data],
+  );
+  return <TeamDataContext.Provider value={value}>{children}</TeamDataContext.Provider>;
+}

@@ -1,0 +1,138 @@
+/** Everything about one task, editable, and kept current live. */
+import { messageOf } from '../api/client';
+import { deleteTask, updateTask } from '../api/tasks';
+import type { TaskChange } from '../api/types';
+import { useTeamData } from '../app/team-data';
+import { navigate } from '../lib/router';
+import { useDocumentTitle } from '../lib/use-document-title';
+import { AssigneePicker, DueDateInput, ListPicker, PrioritySelect, StatusSelect } from '../tasks/fields';
+import { ConfirmButton } from '../ui/ConfirmButton';
+import { ErrorNote } from '../ui/ErrorNote';
+import { Link } from '../ui/Link';
+import { useNotify } from '../ui/notices';
+import { DescriptionEditor } from './DescriptionEditor';
+import { Subtasks } from './Subtasks';
+import { TitleField } from './TitleField';
+import { useLiveTask } from './use-live-task';
+
+export function TaskDetailPage({ taskId }: { taskId: number }) {
+  const { task, etag, error, deleted, reload } = useLiveTask(taskId);
+  const { lists } = useTeamData();
+  const notify = useNotify();
+  useDocumentTitle(task?.title);
+
+  if (deleted) {
+    return (
+      <section class="page">
+        <h1>Task deleted</h1>
+        <p>This task has been deleted.</p>
+        <Link href="/">Go to my tasks</Link>
+      </section>
+    );
+  }
+  if (!task) {
+    return (
+      <section class="page">
+        <h1>Task</h1>
+        {error ? <ErrorNote message={error} /> : <p class="muted">Loading…</p>}
+      </section>
+    );
+  }
+
+  // Back to the list the task is in (the first one this person can open), else My tasks.
+  const home = task.taskLists.find((list) => lists?.some((active) => active.id === list.id));
+  const backTo = home ? { href: `/lists/${home.id}`, label: home.name } : { href: '/', label: 'My tasks' };
+
+  // Fields other than the description hold one value each: the last choice wins, live for all.
+  const change = async (fields: TaskChange) => {
+    try {
+      await updateTask(taskId, fields);
+    } catch (failure) {
+      notify(`Could not save: ${messageOf(failure)}`, 'error');
+    }
+    reload();
+  };
+  const onChange = (fields: TaskChange) => void change(fields);
+
+  const remove = async () => {
+    try {
+      await deleteTask(taskId);
+      notify(`Deleted “${task.title}”.`);
+      navigate(backTo.href);
+    } catch (failure) {
+      notify(`Could not delete: ${messageOf(failure)}`, 'error');
+    }
+  };
+
+  return (
+    <article class="page task-detail">
+      <nav class="breadcrumbs" aria-label="Back">
+        <Link href={backTo.href}>← {backTo.label}</Link>
+      </nav>
+      <header class="task-detail-header">
+        <h1 class="sr-only">{task.title}</h1>
+        <span class="task-number">#{task.number}</span>
+        <TitleField title={task.title} onSave={(title) => onChange({ title })} />
+      </header>
+      <ErrorNote message={error} />
+
+      <dl class="task-properties">
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <StatusSelect task={task} onChange={onChange} />
+          </dd>
+        </div>
+        <div>
+          <dt>Priority</dt>
+          <dd>
+            <PrioritySelect task={task} onChange={onChange} />
+          </dd>
+        </div>
+        <div>
+          <dt>Due date</dt>
+          <dd>
+            <DueDateInput task={task} onChange={onChange} />
+          </dd>
+        </div>
+        <div>
+          <dt>Assignees</dt>
+          <dd>
+            <AssigneePicker task={task} onChange={onChange} />
+          </dd>
+        </div>
+        <div>
+          <dt>Lists</dt>
+          <dd>
+            <ListPicker task={task} onChange={onChange} />
+          </dd>
+        </div>
+        <div>
+          <dt>Parent</dt>
+          <dd>
+            {task.parent ? (
+              <Link href={`/tasks/${task.parent.id}`}>
+                #{task.parent.number} {task.parent.title}
+              </Link>
+            ) : (
+              <span class="muted">None</span>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Created by</dt>
+          <dd>
+            {task.createdBy.name} <span class="muted">{new Date(task.createdAt).toLocaleDateString()}</span>
+          </dd>
+        </div>
+      </dl>
+
+      <DescriptionEditor taskId={taskId} description={task.description} etag={etag} onSaved={reload} />
+      <Subtasks task={task} />
+
+      <footer class="danger-zone">
+        <ConfirmButton label="Delete task" confirmLabel="Delete permanently" onConfirm={() => void remove()} />
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * The filters of GET /v1/tasks, kept in the page's query string under the API's own parameter
+ * names, so a filtered view is a link that can be shared. Values that could never be valid are
+ * dropped when read, so a mangled link shows a view instead of an error.
+ */
+import { PRIORITIES } from '../api/types';
+
+export interface TaskFilters {
+  query: string;
+  taskStatusId: string[];
+  assigneeId: string[];
+  priority: string[];
+  /** '' for both, 'false' for open tasks only, 'true' for completed only. */
+  isCompleted: '' | 'true' | 'false';
+  dueDateFrom: string;
+  dueDateTo: string;
+}
+
+export const NO_FILTERS: TaskFilters = {
+  query: '',
+  taskStatusId: [],
+  assigneeId: [],
+  priority: [],
+  isCompleted: '',
+  dueDateFrom: '',
+  dueDateTo: '',
+};
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DIGITS = /^\d{1,15}$/;
+const unique = (values: string[]) => [...new Set(values)];
+
+export function filtersFromSearch(search: string): TaskFilters {
+  const params = new URLSearchParams(search);
+  const isCompleted = params.get('isCompleted');
+  const date = (name: string) => {
+    const value = params.get(name) ?? '';
+    return DATE.test(value) ? value : '';
+  };
+  return {
+    query: (params.get('query') ?? '').slice(0, 200),
+    taskStatusId: unique(params.getAll('taskStatusId').filter((id) => DIGITS.test(id))),
+    assigneeId: unique(params.getAll('assigneeId').filter((id) => UUID.test(id))),
+    priority: unique(params.getAll('priority').filter((p) => (PRIORITIES as readonly string[]).includes(p))),
+    isCompleted: isCompleted === 'true' || isCompleted === 'false' ? isCompleted : '',
+    dueDateFrom: date('dueDateFrom'),
+    dueDateTo: date('dueDateTo'),
+  };
+}
+
+function toParams(filters: TaskFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filters.query.trim()) params.set('query', filters.query.trim());
+  for (const id of filters.taskStatusId) params.append('taskStatusId', id);
+  for (const id of filters.assigneeId) params.append('assigneeId', id);
+  for (const priority of filters.priority) params.append('priority', priority);
+  if (filters.isCompleted) params.set('isCompleted', filters.isCompleted);
+  if (filters.dueDateFrom) params.set('dueDateFrom', filters.dueDateFrom);
+  if (filters.dueDateTo) params.set('dueDateTo', filters.dueDateTo);
+  return params;
+}
+
+/** `?…` for the page's address, or '' without filters. */
+export function searchOfFilters(filters: TaskFilters): string {
+  const query = toParams(filters).toString();
+  return query ? `?${query}` : '';
+}
+
+export function hasFilters(filters: TaskFilters): boolean {
+  return searchOfFilters(filters) !== '';
+}
+
+/** How many kinds of filter are set (for the folded filter button on a phone). */
+export function activeFilterCount(filters: TaskFilters): number {
+  return [
+    filters.query.trim(),
+    filters.taskStatusId.length,
+    filters.assigneeId.length,
+    filters.priority.length,
+    filters.isCompleted,
+    filters.dueDateFrom || filters.dueDateTo,
+  ].filter(Boolean).length;
+}
+
+/** The GET /v1/tasks query for a view: its filters plus what the view is (a list, or my tasks). */
+export function tasksQuery(filters: TaskFilters, scope: { listId?: number; assigneeId?: string }): URLSearchParams {
+  const params = toParams(filters);
+  if (scope.listId !== undefined) params.set('taskListId', String(scope.listId));
+  if (scope.assigneeId !== undefined) {
+    params.delete('assigneeId');
+    params.set('assigneeId', scope.assigneeId);
+  }
+  return params;
+}

@@ -1,0 +1,74 @@
+/** Changing the password (the server signs out this person's other sessions). */
+import { useState } from 'preact/hooks';
+import { messageOf } from '../api/client';
+import { changePassword } from '../api/session';
+import { ErrorNote } from '../ui/ErrorNote';
+import { useNotify } from '../ui/notices';
+
+export function PasswordForm() {
+  const notify = useNotify();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (next.length < 8) return setError('The new password must be at least 8 characters long.');
+    if (next !== repeat) return setError('The new passwords do not match.');
+    setError(null);
+    try {
+      await changePassword(current, next);
+      setCurrent('');
+      setNext('');
+      setRepeat('');
+      notify('Password changed. Your other sessions have been signed out.');
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
+
+  return (
+    <form class="card" aria-labelledby="password-heading" onSubmit={submit}>
+      <h2 id="password-heading">Password</h2>
+      <label class="field">
+        <span>Current password</span>
+        <input
+          type="password"
+          autoComplete="current-password"
+          required
+          value={current}
+          onInput={(e) => setCurrent(e.currentTarget.value)}
+        />
+      </label>
+      <label class="field">
+        <span>New password</span>
+        <input
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          maxLength={200}
+          value={next}
+          onInput={(e) => setNext(e.currentTarget.value)}
+        />
+      </label>
+      <label class="field">
+        <span>Repeat the new password</span>
+        <input
+          type="password"
+          autoComplete="new-password"
+          required
+          value={repeat}
+          onInput={(e) => setRepeat(e.currentTarget.value)}
+        />
+      </label>
+      <ErrorNote message={error} />
+      <div class="form-actions">
+        <button type="submit" class="button-primary">
+          Change password
+        </button>
+      </div>
+    </form>
+  );
+}

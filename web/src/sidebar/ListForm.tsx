@@ -1,0 +1,68 @@
+/** Name and colour of a list: creating one, or renaming and recolouring it. */
+import { useId, useState } from 'preact/hooks';
+import { messageOf } from '../api/client';
+import { ColorPicker } from '../ui/ColorPicker';
+import { ErrorNote } from '../ui/ErrorNote';
+import { focusOnMount } from '../ui/focus';
+
+interface Props {
+  /** Names the form for assistive technology, e.g. "New list" or "Edit list Launch". */
+  title: string;
+  initialName?: string;
+  initialColor?: string;
+  submitLabel: string;
+  onSubmit: (name: string, color: string) => Promise<void>;
+  onCancel: () => void;
+}
+
+export function ListForm({ title, initialName = '', initialColor = 'Green', submitLabel, onSubmit, onCancel }: Props) {
+  const [name, setName] = useState(initialName);
+  const [color, setColor] = useState(initialColor);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (!name.trim()) return setError('Give the list a name.');
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit(name.trim(), color);
+    } catch (failure) {
+      setError(messageOf(failure));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      class="list-form"
+      aria-label={title}
+      onSubmit={submit}
+      onKeyDown={(event) => event.key === 'Escape' && onCancel()}
+    >
+      <label class="field" for={`${id}-name`}>
+        <span>List name</span>
+      </label>
+      <input
+        id={`${id}-name`}
+        value={name}
+        maxLength={200}
+        ref={focusOnMount}
+        required
+        onInput={(event) => setName(event.currentTarget.value)}
+      />
+      <ColorPicker name={`${id}-color`} value={color} onChange={setColor} />
+      <ErrorNote message={error} />
+      <div class="form-actions">
+        <button type="submit" class="button-primary" disabled={busy}>
+          {submitLabel}
+        </button>
+        <button type="button" class="button-quiet" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,76 @@
+/** Navigation: My tasks, the caller's lists (live), a new-list form, and the Archived section. */
+import { useState } from 'preact/hooks';
+import { createList } from '../api/lists';
+import type { TaskList } from '../api/types';
+import { useTeamData } from '../app/team-data';
+import { ListMembersDialog } from '../lists/ListMembersDialog';
+import { navigate, type Route } from '../lib/router';
+import { ErrorNote } from '../ui/ErrorNote';
+import { Link } from '../ui/Link';
+import { ArchivedLists } from './ArchivedLists';
+import { ListForm } from './ListForm';
+import { SidebarListItem } from './SidebarListItem';
+import { useArchivedLists } from './use-archived-lists';
+
+interface Props {
+  id: string;
+  route: Route;
+}
+
+export function Sidebar({ id, route }: Props) {
+  const { lists, listsError, reloadLists } = useTeamData();
+  const archived = useArchivedLists();
+  const [creating, setCreating] = useState(false);
+  const [sharing, setSharing] = useState<TaskList | null>(null);
+
+  const create = async (name: string, color: string) => {
+    const list = await createList(name, color);
+    reloadLists();
+    setCreating(false);
+    navigate(`/lists/${list.id}`);
+  };
+
+  return (
+    <nav id={id} class="sidebar" aria-label="Lists and views">
+      <Link href="/" class="nav-item" aria-current={route.page === 'my-tasks' ? 'page' : undefined}>
+        <span class="nav-icon" aria-hidden="true">
+          ☺
+        </span>
+        My tasks
+      </Link>
+
+      <div class="sidebar-section-title">
+        <h2 class="sidebar-heading">Lists</h2>
+        <button
+          type="button"
+          class="button-quiet small"
+          aria-expanded={creating}
+          onClick={() => setCreating(!creating)}
+        >
+          + New list
+        </button>
+      </div>
+      {creating && (
+        <ListForm title="New list" submitLabel="Create list" onSubmit={create} onCancel={() => setCreating(false)} />
+      )}
+      <ErrorNote message={listsError} />
+      {lists === undefined && !listsError && <p class="muted small">Loading lists…</p>}
+      {lists?.length === 0 && !creating && <p class="muted small">No lists yet.</p>}
+      <ul class="sidebar-lists" aria-label="Your lists">
+        {lists?.map((list) => (
+          <SidebarListItem
+            key={list.id}
+            list={list}
+            current={route.page === 'list' && route.listId === list.id}
+            onShare={setSharing}
+            onArchived={(archivedList) => archived.remember(archivedList.id)}
+          />
+        ))}
+      </ul>
+
+      <ArchivedLists lists={archived.lists} onChanged={archived.reload} />
+
+      {sharing && <ListMembersDialog list={sharing} onClose={() => setSharing(null)} />}
+    </nav>
+  );
+}

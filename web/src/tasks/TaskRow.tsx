@@ -1,0 +1,89 @@
+/** One task in a view, every field editable in place, with its subtasks beneath it. */
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import type { NewTask, TaskSummary } from '../api/types';
+import { useTeamData } from '../app/team-data';
+import { Link } from '../ui/Link';
+import { AssigneePicker, DoneCheckbox, DueDateInput, ListPicker, PrioritySelect, StatusSelect } from './fields';
+import { QuickAdd } from './QuickAdd';
+import type { EditTask } from './use-task-editing';
+
+interface Props {
+  task: TaskSummary;
+  edit: EditTask;
+  /** Defaults every new task of this view gets (the list, or the caller as assignee). */
+  newTaskDefaults: Omit<NewTask, 'title'>;
+  /** A subtask whose parent is not in this view says whose subtask it is. */
+  orphan?: boolean;
+  onSubtaskCreated: () => void;
+  children?: ComponentChildren;
+}
+
+export function TaskRow({ task, edit, newTaskDefaults, orphan, onSubtaskCreated, children }: Props) {
+  const { lists } = useTeamData();
+  const [addingSubtask, setAddingSubtask] = useState(false);
+  const onChange = (change: Parameters<EditTask>[1]) => void edit(task, change);
+
+  // A subtask goes where its parent is: the parent's lists this person can use.
+  const parentLists = task.taskLists.map((list) => list.id).filter((id) => lists?.some((list) => list.id === id));
+  const subtaskDefaults: Omit<NewTask, 'title'> = {
+    ...newTaskDefaults,
+    taskListIds: [...new Set([...(newTaskDefaults.taskListIds ?? []), ...parentLists])],
+    parentId: task.id,
+  };
+
+  return (
+    <li class="task" data-task-id={task.id}>
+      <div class={`task-row${task.isCompleted ? ' is-completed' : ''}`}>
+        <DoneCheckbox task={task} onChange={onChange} />
+        <div class="task-title">
+          <Link href={`/tasks/${task.id}`} class="task-link">
+            {task.title}
+          </Link>
+          <span class="task-number">#{task.number}</span>
+          {orphan && task.parentId !== null && (
+            <Link href={`/tasks/${task.parentId}`} class="task-parent-hint">
+              subtask of another task
+            </Link>
+          )}
+        </div>
+        <div class="task-fields">
+          <StatusSelect task={task} onChange={onChange} />
+          <PrioritySelect task={task} onChange={onChange} />
+          <DueDateInput task={task} onChange={onChange} />
+          <AssigneePicker task={task} onChange={onChange} align="end" />
+          <ListPicker task={task} onChange={onChange} align="end" />
+          <button
+            type="button"
+            class="button-quiet add-subtask"
+            aria-label={`Add a subtask to “${task.title}”`}
+            title="Add a subtask"
+            aria-expanded={addingSubtask}
+            onClick={() => setAddingSubtask(!addingSubtask)}
+          >
+            <span aria-hidden="true">
+              +<span class="add-subtask-text"> Subtask</span>
+            </span>
+          </button>
+        </div>
+      </div>
+      {(children || addingSubtask) && (
+        <ul class="subtasks" aria-label={`Subtasks of ${task.title}`}>
+          {children}
+          {addingSubtask && (
+            <li class="subtask-add">
+              <QuickAdd
+                defaults={subtaskDefaults}
+                label={`New subtask of “${task.title}”`}
+                placeholder="Add a subtask and press Enter"
+                autoFocus
+                onCreated={onSubtaskCreated}
+                onCancel={() => setAddingSubtask(false)}
+              />
+            </li>
+          )}
+        </ul>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * A button that opens a small panel (a menu, a picker). The keyboard goes into the panel when it
+ * opens; Escape, a click outside or focus leaving closes it and returns to the button.
+ */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+
+interface Props {
+  /** The button's accessible name, which should include the current value. */
+  label: string;
+  button: ComponentChildren;
+  buttonClass?: string;
+  align?: 'start' | 'end';
+  /** The panel; given a function to close it (after a menu action, say). */
+  children: (close: () => void) => ComponentChildren;
+}
+
+export function Popover({ label, button, buttonClass = 'button-quiet', align = 'start', children }: Props) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+
+  const close = (returnFocus = true) => {
+    setOpen(false);
+    if (returnFocus) toggle.current?.focus();
+  };
+
+  useEffect(() => {
+    if (!open) return;
+    root.current?.querySelector<HTMLElement>('.popover-panel :is(input, button, select, a, textarea)')?.focus();
+    const onPointerDown = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) close(false);
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.stopPropagation();
+        close();
+      }
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [open]);
+
+  const onFocusOut = (event: FocusEvent) => {
+    const next = event.relatedTarget as Node | null;
+    if (next && !root.current?.contains(next)) setOpen(false);
+  };
+
+  return (
+    <div class="popover" ref={root} onFocusOut={onFocusOut}>
+      <button
+        ref={toggle}
+        type="button"
+        class={buttonClass}
+        aria-label={label}
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => setOpen(!open)}
+      >
+        {button}
+      </button>
+      {open && (
+        <div id={panelId} class={`popover-panel popover-${align}`}>
+          {children(() => close())}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * Builds the web app into web/dist, which `tasklane serve` serves at `/`.
+ * `npm run build` runs `vite build web`; `npm run dev:web` serves it with hot reload and sends
+ * API calls to a tasklane on 127.0.0.1:3000 (or TASKLANE_URL).
+ */
+import { defineConfig } from 'vite';
+import { jsBudget } from './build/js-budget.ts';
+
+const apiTarget = process.env.TASKLANE_URL ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // Everything the page needs is in the bundle: no CDN, no web fonts.
+    assetsInlineLimit: 0,
+  },
+  plugins: [
+    // What the first screen downloads, and everything (the markdown chunk is loaded on demand).
+    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 100 }),
+  ],
+  server: {
+    proxy: Object.fromEntries(['/v1', '/auth', '/healthz'].map((path) => [path, { target: apiTarget }])),
+  },
+});
