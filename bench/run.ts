@@ -1,0 +1,80 @@
+/**
+ * `npm run bench [-- <name>…] [--quick] [--write]`: runs the benchmarks (all, or those named),
+ * prints each one's Markdown section, and with --write records it in BENCHMARKS.md between the
+ * section's markers. Exits 1 when a benchmark saw a problem (missed events, dropped streams…).
+ *
+ * A new benchmark is a module exporting a `Benchmark`, added to BENCHMARKS below.
+ */
+import { eventsBenchmark } from './events.js';
+import { abandon, writeSection, type Benchmark } from './support.js';
+
+const BENCHMARKS: Benchmark[] = [eventsBenchmark];
+
+/** Whatever happens, nothing outlives this run. */
+const WATCHDOG_MS = 20 * 60_000;
+
+function usage(): string {
+  return [
+    'usage: npm run bench [-- <name>…] [--quick] [--write]',
+    '  --quick  smaller sizes only (a quick look, not a record)',
+    '  --write  record the figures in BENCHMARKS.md',
+    'benchmarks:',
+    ...BENCHMARKS.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const flags = new Set(argv.filter((a) => a.startsWith('-')));
+  const names = argv.filter((a) => !a.startsWith('-'));
+  const unknownFlags = [...flags].filter((f) => !['--quick', '--write', '--help', '-h'].includes(f));
+  const unknownNames = names.filter((n) => !BENCHMARKS.some((b) => b.name === n));
+  if (flags.has('--help') || flags.has('-h')) {
+    console.log(usage());
+    return 0;
+  }
+  if (unknownFlags.length > 0 || unknownNames.length > 0) {
+    console.error(`unknown: ${[...unknownFlags, ...unknownNames].join(' ')}\n${usage()}`);
+    return 2;
+  }
+  const selected = names.length > 0 ? BENCHMARKS.filter((b) => names.includes(b.name)) : BENCHMARKS;
+  const options = {
+    quick: flags.has('--quick'),
+    command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
+  };
+
+  let failed = false;
+  for (const benchmark of selected) {
+    const result = await benchmark.run(options);
+    console.log(`${result.markdown.trim()}\n`);
+    if (result.problems.length > 0) failed = true;
+    if (flags.has('--write')) {
+      writeSection(benchmark.name, result.markdown);
+      console.error(`${benchmark.name}: recorded in BENCHMARKS.md`);
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`bench: still running after ${WATCHDOG_MS / 60_000} minutes; stopping`);
+  abandon();
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    abandon();
+    process.exit(130);
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    abandon();
+    process.exitCode = 1;
+  },
+);
