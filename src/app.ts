@@ -13,17 +13,17 @@ import type { App, AppDeps } from './http/app-types.js';
 import { AppError } from './http/errors.js';
 import { validationMessage, validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
-import { isDatabaseUnavailable } from './storage/errors.js';
+import { keysRoutes } from './keys/keys.routes.js';
 import { listsRoutes } from './lists/lists.routes.js';
 import { meRoutes } from './me/me.routes.js';
-import { statusesRoutes } from './statuses/statuses.routes.js';
-import { tasksRoutes } from './tasks/tasks.routes.js';
-import { usersRoutes } from './users/users.routes.js';
-import { keysRoutes } from './keys/keys.routes.js';
-import { sessionRoutes, signInRoute } from './sessions/sessions.routes.js';
 import { createEventBus } from './realtime/bus.js';
 import { eventsRoutes } from './realtime/events.routes.js';
 import { DEFAULT_HUB_OPTIONS, EventHub } from './realtime/hub.js';
+import { sessionRoutes, signInRoute } from './sessions/sessions.routes.js';
+import { statusesRoutes } from './statuses/statuses.routes.js';
+import { isDatabaseUnavailable } from './storage/errors.js';
+import { tasksRoutes } from './tasks/tasks.routes.js';
+import { usersRoutes } from './users/users.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -98,9 +98,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           'Every error body is {"error": "<message>"}.',
       },
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          // The web app's session; changes made with it also need the x-csrf-token header.
+          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+        },
       },
-      security: [{ apiKey: [] }],
+      security: [{ apiKey: [] }, { session: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
