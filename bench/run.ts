@@ -6,9 +6,10 @@
  * A new benchmark is a module exporting a `Benchmark`, added to BENCHMARKS below.
  */
 import { eventsBenchmark } from './events.js';
+import { httpBenchmark } from './http.js';
 import { abandon, writeSection, type Benchmark } from './support.js';
 
-const BENCHMARKS: Benchmark[] = [eventsBenchmark];
+const BENCHMARKS: Benchmark[] = [eventsBenchmark, httpBenchmark];
 
 /** Whatever happens, nothing outlives this run. */
 const WATCHDOG_MS = 20 * 60_000;
