@@ -98,6 +98,24 @@ class ImmediateTransactionDialect extends SqliteDialect {
   }
 }
 
+/**
+ * Kysely prepares every statement afresh; a request runs a dozen, so compiling them again costs
+ * more than running them. Statements are reusable, so keep them by SQL text (bounded: the SQL of
+ * IN lists varies with their length).
+ */
+function cachePreparedStatements(database: BetterSqlite3.Database, limit = 2_000): void {
+  const prepare = database.prepare.bind(database);
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  database.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = prepare(source);
+      if (cache.size < limit) cache.set(source, statement);
+    }
+    return statement;
+  }) as typeof database.prepare;
+}
+
 function openSqlite(path: string): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new BetterSqlite3(path);
@@ -106,6 +124,7 @@ function openSqlite(path: string): Store {
   database.pragma('busy_timeout = 5000');
   // Safe with WAL: a power loss can drop the last commits but never corrupts the file.
   database.pragma('synchronous = NORMAL');
+  cachePreparedStatements(database);
   const db = new Kysely<any>({ dialect: new ImmediateTransactionDialect(database) }) as Db;
   return {
     db,

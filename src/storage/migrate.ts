@@ -5,6 +5,7 @@ import type { DialectName } from './dialect.js';
 import { initialSchema } from './migrations/0001_initial.js';
 import { eventsOutbox } from './migrations/0002_events.js';
 import { sessions } from './migrations/0003_sessions.js';
+import { taskListOrder } from './migrations/0004_task_list_order.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -12,6 +13,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0001_initial': initialSchema(dialect),
     '0002_events': eventsOutbox(dialect),
     '0003_sessions': sessions(),
+    '0004_task_list_order': taskListOrder(),
   };
 }
 

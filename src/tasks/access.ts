@@ -1,7 +1,7 @@
 /**
  * The one task-access rule of the spec: a user may read and change a task if they created it,
  * are assigned to it, or are a member of a non-archived list it is attached to.
- * Used as the guard of single-task operations and as the candidate set of GET /v1/tasks.
+ * Used as the guard of single-task operations and, per row, in GET /v1/tasks.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Caller } from '../caller.js';
@@ -31,30 +31,6 @@ export function canAccess(eb: TaskScope, userId: string): Expression<SqlBool> {
         .where('l.is_archived', '=', 0),
     ),
   ]);
-}
-
-/**
- * Ids of every task the caller may access, as a subquery: the union of the three ways in,
- * each answered from an index that starts with the user, never a scan of the team's tasks.
- * Callers still restrict the outer query to the caller's team.
- */
-export function accessibleTaskIds(db: Db, caller: Caller) {
-  return db
-    .selectFrom('tasks')
-    .select('id as task_id')
-    .where('created_by', '=', caller.userId)
-    .where('team_id', '=', caller.teamId)
-    .union(db.selectFrom('task_assignees').select('task_id').where('user_id', '=', caller.userId))
-    .union(
-      db
-        .selectFrom('list_members as m')
-        .innerJoin('task_lists as l', 'l.id', 'm.list_id')
-        .innerJoin('task_list_items as i', 'i.list_id', 'm.list_id')
-        .select('i.task_id')
-        .where('m.user_id', '=', caller.userId)
-        .where('l.team_id', '=', caller.teamId)
-        .where('l.is_archived', '=', 0),
-    );
 }
 
 /** Whether the caller may access the task with this id (which must be of the caller's team). */

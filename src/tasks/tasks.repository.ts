@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Caller } from '../caller.js';
 import { byNameThenId } from '../ids.js';
 import type { Db, NewTask, TaskRow } from '../storage/schema.js';
-import { accessibleTaskIds, canAccess } from './access.js';
+import { canAccess } from './access.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -85,7 +85,9 @@ export async function findSummaries(db: Db, caller: Caller, filter: TaskFilter):
       's.is_completed',
     ])
     .where('t.team_id', '=', caller.teamId)
-    .where('t.id', 'in', accessibleTaskIds(db, caller));
+    // Checked per row with index probes, while the planner walks the most selective filter's
+    // index (or the team's tasks newest first) and stops at the limit.
+    .where((eb) => canAccess(eb, caller.userId));
 
   if (filter.taskListIds?.length) {
     query = query.where(
@@ -164,14 +166,21 @@ async function visibleListsOf(
   taskIds: number[],
 ): Promise<Map<number, { id: number; name: string }[]>> {
   if (taskIds.length === 0) return new Map();
+  // From the page's tasks (primary key), checking membership per row: never from the
+  // caller's memberships, which can be many.
   const rows = await db
     .selectFrom('task_list_items as i')
-    .innerJoin('list_members as m', (join) =>
-      join.onRef('m.list_id', '=', 'i.list_id').on('m.user_id', '=', caller.userId),
-    )
     .innerJoin('task_lists as l', 'l.id', 'i.list_id')
     .select(['i.task_id', 'l.id', 'l.name'])
     .where('i.task_id', 'in', taskIds)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('list_members as m')
+          .select('m.list_id')
+          .whereRef('m.list_id', '=', 'i.list_id')
+          .where('m.user_id', '=', caller.userId),
+      ),
+    )
     .orderBy('l.id')
     .execute();
   return groupBy(rows, (r) => ({ id: r.id, name: r.name }));
