@@ -25,6 +25,7 @@ import { listLists } from '../src/lists/lists.service.js';
 import type { Store } from '../src/storage/database.js';
 import type { Db } from '../src/storage/schema.js';
 import { createTask, getTask, listTasks, updateTask } from '../src/tasks/tasks.service.js';
+import { createPostgresDatabase, type TempDatabase } from '../test/harness.js';
 import { BIN, cliEnv, LISTENING, track } from '../test/processes.js';
 import { generateDataset, SEARCH_WORD, type Dataset } from './generate.js';
 import {
@@ -439,35 +440,14 @@ interface SizeResult {
   errors: string[];
 }
 
-async function createPgDatabase(serverUrl: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function dropPgDatabase(serverUrl: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
-}
-
 async function runSize(engine: Engine, size: number, warmSeconds: number, seconds: number): Promise<SizeResult> {
   const dir = mkdtempSync(join(os.tmpdir(), 'tasklane-http-bench-'));
   const pgServer = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const pgName = `tasklane_bench_${process.pid}_${size}`;
+  let pgDatabase: TempDatabase | undefined;
   try {
-    const url = engine === 'sqlite' ? `sqlite:${join(dir, 'tasklane.db')}` : await createPgDatabase(pgServer, pgName);
+    if (engine === 'postgres')
+      pgDatabase = await createPostgresDatabase(pgServer, `tasklane_bench_${process.pid}_${size}`);
+    const url = pgDatabase?.url ?? `sqlite:${join(dir, 'tasklane.db')}`;
     console.error(`http: ${engine} ${size.toLocaleString('en')} tasks per team: generating…`);
     const dataset = await generateDataset(url, size);
     console.error(`http: generated in ${dataset.seconds.toFixed(1)} s; explaining…`);
@@ -521,7 +501,7 @@ async function runSize(engine: Engine, size: number, warmSeconds: number, second
     return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    if (engine === 'postgres') await dropPgDatabase(pgServer, pgName).catch(() => {});
+    await pgDatabase?.remove().catch(() => {});
   }
 }
 

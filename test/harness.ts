@@ -41,28 +41,26 @@ export async function tempDatabase(): Promise<TempDatabase> {
 async function tempPostgresDatabase(): Promise<TempDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TASKLANE_TEST_STORE=postgres needs TEST_DATABASE_URL');
-  const name = `tasklane_test_${randomBytes(6).toString('hex')}`;
+  return createPostgresDatabase(serverUrl, `tasklane_test_${randomBytes(6).toString('hex')}`);
+}
+
+/** Runs one statement on the PostgreSQL server itself (databases cannot be made from inside one). */
+async function onServer(serverUrl: string, statement: string): Promise<void> {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(statement);
   } finally {
     await admin.end();
   }
+}
+
+/** Creates an empty database `name` on the server of `serverUrl`; `remove()` drops it. */
+export async function createPostgresDatabase(serverUrl: string, name: string): Promise<TempDatabase> {
+  await onServer(serverUrl, `CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    remove: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  return { url: url.toString(), remove: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 /**
