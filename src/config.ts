@@ -11,6 +11,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Connections in the PostgreSQL pool (ignored for SQLite). */
   readonly databasePoolSize: number;
+  /** Longest a PostgreSQL statement may run before it is cancelled (ignored for SQLite). */
+  readonly databaseStatementTimeoutMs: number;
   /**
    * Which proxies to believe about the client address (X-Forwarded-For), for per-address limits:
    * false (default), true (any), or a comma-separated list of proxy addresses/CIDRs.
@@ -64,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000_000),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 1_048_576, 1, 1_073_741_824),
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseStatementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     eventsHeartbeatSeconds: integer('EVENTS_HEARTBEAT_SECONDS', 20, 1, 25),
     eventsMaxBufferBytes: integer('EVENTS_MAX_BUFFER_BYTES', 1_048_576, 1024, 1_073_741_824),

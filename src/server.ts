@@ -22,7 +22,10 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config): Promise<RunningServer> {
-  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
+  const store = openStore(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  });
   try {
     await migrateToLatest(store);
     const bootstrap = await bootstrapIfEmpty(store);

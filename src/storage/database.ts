@@ -63,11 +63,14 @@ async function runTransaction<T>(
 
 export interface StoreOptions {
   poolSize?: number;
+  /** PostgreSQL: longest a statement may run before it is cancelled (and the request answers 503). */
+  statementTimeoutMs?: number;
 }
 
 export function openStore(databaseUrl: string, options: StoreOptions = {}): Store {
   if (databaseUrl.startsWith('sqlite:')) return openSqlite(sqlitePath(databaseUrl));
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl, options.poolSize ?? 10);
+  if (/^postgres(ql)?:\/\//.test(databaseUrl))
+    return openPostgres(databaseUrl, options.poolSize ?? 10, options.statementTimeoutMs ?? 10_000);
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${databaseUrl}")`);
 }
 
@@ -145,7 +148,7 @@ class FastConnectClient extends pg.Client {
   }
 }
 
-function openPostgres(connectionString: string, poolSize: number): Store {
+function openPostgres(connectionString: string, poolSize: number, statementTimeoutMs: number): Store {
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
@@ -153,8 +156,9 @@ function openPostgres(connectionString: string, poolSize: number): Store {
     connectionTimeoutMillis: 15_000,
     // …while opening a connection to a database that is gone fails fast: answer 503, retry next time.
     Client: FastConnectClient as unknown as new () => pg.ClientBase,
-    statement_timeout: 10_000,
-    query_timeout: 15_000,
+    statement_timeout: statementTimeoutMs,
+    // The client-side bound, for a server that stops answering altogether.
+    query_timeout: statementTimeoutMs + 5_000,
     // A transaction abandoned by a partitioned client must not hold row locks for long.
     idle_in_transaction_session_timeout: 30_000,
     idleTimeoutMillis: 30_000,
