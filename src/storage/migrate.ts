@@ -6,6 +6,7 @@ import { initialSchema } from './migrations/0001_initial.js';
 import { eventsOutbox } from './migrations/0002_events.js';
 import { sessions } from './migrations/0003_sessions.js';
 import { taskListOrder } from './migrations/0004_task_list_order.js';
+import { apiKeyExpiry } from './migrations/0006_api_key_expiry.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -14,6 +15,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0002_events': eventsOutbox(dialect),
     '0003_sessions': sessions(),
     '0004_task_list_order': taskListOrder(),
+    '0006_api_key_expiry': apiKeyExpiry(),
   };
 }
 

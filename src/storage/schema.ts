@@ -45,6 +45,8 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** ISO timestamp (UTC) after which the key is refused; null: never expires. */
+  expires_at: string | null;
 }
 
 export interface TaskStatusesTable {
