@@ -401,7 +401,7 @@ else
       const secretBox = ada.getByRole('region', { name: 'New API key curl check' });
       await visible(secretBox);
       const secret = await ada.getByLabel('API key secret').inputValue();
-      assert.match(secret, /^tl_/);
+      assert.match(secret, /^tlk_[0-9A-Za-z]{49}$/);
       await secretBox.getByRole('button', { name: 'Copy' }).click();
       await visible(ada.getByText('Copied to the clipboard.'));
       assert.equal(await ada.evaluate('navigator.clipboard.readText()'), secret);

@@ -654,7 +654,14 @@ describe('web sessions', () => {
       let keys = expectStatus(await browser.get('/v1/api-keys'), 200);
       assert.equal(keys.length, 1, 'only the user’s own keys: ' + JSON.stringify(keys));
       const [factoryKey] = keys;
-      assert.deepEqual(Object.keys(factoryKey).sort(), ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix']);
+      assert.deepEqual(Object.keys(factoryKey).sort(), [
+        'createdAt',
+        'expiresAt',
+        'id',
+        'lastUsedAt',
+        'name',
+        'prefix',
+      ]);
       assert.equal(factoryKey.id, team.owner.keyId);
       assert.equal(factoryKey.name, 'test');
       assert.ok(team.owner.key.startsWith(factoryKey.prefix), 'the prefix is the start of the key');
@@ -678,7 +685,15 @@ describe('web sessions', () => {
       const { team, browser } = await signedInOwner(server);
       const response = await browser.post('/v1/api-keys', { name: 'CI pipeline' }, browser.csrf());
       const created = expectStatus(response, 201);
-      assert.deepEqual(Object.keys(created).sort(), ['createdAt', 'id', 'key', 'lastUsedAt', 'name', 'prefix']);
+      assert.deepEqual(Object.keys(created).sort(), [
+        'createdAt',
+        'expiresAt',
+        'id',
+        'key',
+        'lastUsedAt',
+        'name',
+        'prefix',
+      ]);
       assert.equal(created.name, 'CI pipeline');
       assert.equal(created.lastUsedAt, null);
       assert.ok(created.key.startsWith(created.prefix));

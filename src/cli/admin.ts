@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
 import { isUuid, toId } from '../ids.js';
+import { ExpiryError, resolveExpiry } from '../keys/key-expiry.js';
 import { findKey, insertKey, revokeKey } from '../keys/keys.repository.js';
 import { findListById } from '../lists/lists.repository.js';
 import { grantListMembership, revokeListMembership } from '../lists/lists.service.js';
@@ -57,6 +58,20 @@ async function requireList(store: Store, raw: string) {
 function nonEmpty(value: string, what: string): string {
   if (!value.trim()) throw new AdminError(`${what} must not be empty`);
   return value;
+}
+
+/** --expires-in-days / --expires-at → the expiry to store, or null. */
+function keyExpiry(o: Options): string | null {
+  const given = (name: string) => (o[name] === undefined ? undefined : text(o, name));
+  try {
+    return resolveExpiry(
+      { expiresAt: given('expires-at'), expiresInDays: given('expires-in-days') },
+      { expiresAt: '--expires-at', expiresInDays: '--expires-in-days' },
+    );
+  } catch (error) {
+    if (error instanceof ExpiryError) throw new AdminError(error.message);
+    throw error;
+  }
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -113,18 +128,25 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'key create': {
-    usage: '--org ORG --user USER [--name LABEL]',
-    options: { org: { type: 'string' }, user: { type: 'string' }, name: { type: 'string' } },
+    usage: '--org ORG --user USER [--name LABEL] [--expires-in-days N | --expires-at ISO_DATE_TIME]',
+    options: {
+      org: { type: 'string' },
+      user: { type: 'string' },
+      name: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+      'expires-at': { type: 'string' },
+    },
     required: ['org', 'user'],
     async run(store, o) {
+      const expiresAt = keyExpiry(o);
       const team = await requireTeam(store, text(o, 'org'));
       const user = await requireUser(store, text(o, 'user'));
       if (!(await findMembership(store.db, team.id, user.id))) {
         throw new AdminError(`user ${user.id} is not a member of org ${team.id}`);
       }
       const name = o.name === undefined ? 'admin' : nonEmpty(text(o, 'name'), '--name');
-      const { row, key } = await insertKey(store.db, { teamId: team.id, userId: user.id, name });
-      return { id: row.id, key };
+      const { row, key } = await insertKey(store.db, { teamId: team.id, userId: user.id, name, expiresAt });
+      return { id: row.id, key, expiresAt: row.expires_at };
     },
   },
   'key revoke': {

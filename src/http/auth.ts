@@ -6,7 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../caller.js';
-import { findLiveKeyOwner, hashKey, touchKey } from '../keys/keys.repository.js';
+import { checkApiKey } from '../keys/key-auth.js';
 import { findLiveSession, hashSessionToken } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
@@ -20,9 +20,6 @@ declare module 'fastify' {
     allowFormerMember?: boolean;
   }
 }
-
-/** last_used_at is written at most this often per key, to keep reads free of writes. */
-const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Counts failed authentications per client address in one-minute windows: guessing keys
@@ -96,8 +93,11 @@ export function authenticate(store: Store, budget: FailedAuthBudget) {
     const sessionToken = key ? undefined : readCookie(request.headers.cookie, SESSION_COOKIE);
 
     let caller: Caller | undefined;
+    /** Why the presented key was refused (malformed, unknown or revoked, expired). */
+    let keyRefusal: string | undefined;
     if (key) {
-      const owner = await findLiveKeyOwner(store.db, hashKey(key));
+      const { owner, refusal } = await checkApiKey(store.db, key);
+      keyRefusal = refusal;
       if (owner) {
         caller = {
           userId: owner.userId,
@@ -105,10 +105,6 @@ export function authenticate(store: Store, budget: FailedAuthBudget) {
           role: owner.role,
           credential: { kind: 'key', id: owner.keyId },
         };
-        const now = Date.now();
-        if (!owner.lastUsedAt || now - Date.parse(owner.lastUsedAt) > TOUCH_INTERVAL_MS) {
-          await touchKey(store.db, owner.keyId, new Date(now).toISOString());
-        }
       }
     } else if (sessionToken) {
       const session = await findLiveSession(store.db, hashSessionToken(sessionToken));
@@ -135,7 +131,7 @@ export function authenticate(store: Store, budget: FailedAuthBudget) {
       budget.recordFailure(request.ip);
       throw unauthorized(
         key
-          ? 'Invalid API key: it is unknown or has been revoked.'
+          ? keyRefusal!
           : sessionToken
             ? 'Your session has ended. Sign in again.'
             : 'Missing API key. Send your key in the x-api-key header.',

@@ -1,31 +1,28 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ApiKeyRow, Db, Role } from '../storage/schema.js';
+import { generateApiKey } from './key-format.js';
 
-/** Keys look like `tl_<prefix>_<secret>`; only their sha256 is stored. */
-export function generateKeySecret(): { key: string; prefix: string } {
-  const prefix = randomBytes(6).toString('base64url');
-  return { key: `tl_${prefix}_${randomBytes(24).toString('base64url')}`, prefix: `tl_${prefix}` };
-}
-
+/** sha256 of the whole key, hex: the only form in which a key is stored (see key-format.ts). */
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
 export async function insertKey(
   db: Db,
-  input: { teamId: string; userId: string; name: string },
+  input: { teamId: string; userId: string; name: string; expiresAt?: string | null },
 ): Promise<{ row: ApiKeyRow; key: string }> {
-  const { key, prefix } = generateKeySecret();
+  const { key, displayPrefix } = generateApiKey();
   const row: ApiKeyRow = {
     id: randomUUID(),
     team_id: input.teamId,
     user_id: input.userId,
     name: input.name,
-    prefix,
+    prefix: displayPrefix,
     secret_hash: hashKey(key),
     created_at: new Date().toISOString(),
     last_used_at: null,
     revoked_at: null,
+    expires_at: input.expiresAt ?? null,
   };
   await db.insertInto('api_keys').values(row).execute();
   return { row, key };
@@ -33,26 +30,41 @@ export async function insertKey(
 
 export interface KeyOwner {
   keyId: string;
+  /** As stored, for the constant-time comparison with the presented key's hash. */
+  secretHash: string;
   userId: string;
   teamId: string;
   lastUsedAt: string | null;
+  /** ISO timestamp, or null for a key that never expires. */
+  expiresAt: string | null;
   /** Null when the user is no longer a member of the key's team. */
   role: Role | null;
 }
 
-/** The live (unrevoked) key with this hash and its owner's current membership, in one query. */
+/**
+ * The unrevoked key with this hash (through its unique index) and its owner's current
+ * membership, in one query. Expired keys are returned too, so the caller can say so.
+ */
 export async function findLiveKeyOwner(db: Db, secretHash: string): Promise<KeyOwner | undefined> {
   const row = await db
     .selectFrom('api_keys as k')
     .leftJoin('team_members as m', (join) =>
       join.onRef('m.team_id', '=', 'k.team_id').onRef('m.user_id', '=', 'k.user_id'),
     )
-    .select(['k.id', 'k.user_id', 'k.team_id', 'k.last_used_at', 'm.role'])
+    .select(['k.id', 'k.secret_hash', 'k.user_id', 'k.team_id', 'k.last_used_at', 'k.expires_at', 'm.role'])
     .where('k.secret_hash', '=', secretHash)
     .where('k.revoked_at', 'is', null)
     .executeTakeFirst();
   if (!row) return undefined;
-  return { keyId: row.id, userId: row.user_id, teamId: row.team_id, lastUsedAt: row.last_used_at, role: row.role };
+  return {
+    keyId: row.id,
+    secretHash: row.secret_hash,
+    userId: row.user_id,
+    teamId: row.team_id,
+    lastUsedAt: row.last_used_at,
+    expiresAt: row.expires_at,
+    role: row.role,
+  };
 }
 
 export async function touchKey(db: Db, keyId: string, at: string): Promise<void> {
@@ -73,8 +85,8 @@ export async function findKey(db: Db, keyId: string): Promise<ApiKeyRow | undefi
   return db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
 }
 
-/** Of the given key ids, those not revoked whose user is still a member of the key's team. */
-export async function liveKeyIds(db: Db, keyIds: readonly string[]): Promise<Set<string>> {
+/** Of the given key ids, those neither revoked nor expired whose user is still a member of the key's team. */
+export async function liveKeyIds(db: Db, keyIds: readonly string[], now = new Date()): Promise<Set<string>> {
   if (keyIds.length === 0) return new Set();
   const rows = await db
     .selectFrom('api_keys as k')
@@ -84,6 +96,8 @@ export async function liveKeyIds(db: Db, keyIds: readonly string[]): Promise<Set
     .select('k.id')
     .where('k.id', 'in', keyIds)
     .where('k.revoked_at', 'is', null)
+    // Both sides are ISO timestamps in UTC, so text order is time order on both stores.
+    .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now.toISOString())]))
     .execute();
   return new Set(rows.map((r) => r.id));
 }
@@ -94,13 +108,18 @@ export interface KeySummary {
   prefix: string;
   createdAt: string;
   lastUsedAt: string | null;
+  expiresAt: string | null;
 }
 
-/** The user's live keys in a team, newest first. */
+/** True once a key's expiry has passed. */
+export const hasExpired = (expiresAt: string | null, now: number): boolean =>
+  expiresAt !== null && Date.parse(expiresAt) <= now;
+
+/** The user's unrevoked keys in a team (expired ones too, so they can be seen and revoked), newest first. */
 export async function keysOf(db: Db, teamId: string, userId: string): Promise<KeySummary[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at'])
+    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
     .where('team_id', '=', teamId)
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
@@ -113,5 +132,6 @@ export async function keysOf(db: Db, teamId: string, userId: string): Promise<Ke
     prefix: r.prefix,
     createdAt: r.created_at,
     lastUsedAt: r.last_used_at,
+    expiresAt: r.expires_at,
   }));
 }

@@ -1,10 +1,11 @@
 /** API keys of the signed-in user (extension): managed from the web app's settings only. */
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../http/app-types.js';
-import { notFound } from '../http/errors.js';
+import { invalidInput, notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
 import { isUuid } from '../ids.js';
 import { requireSession } from '../sessions/sessions.service.js';
+import { ExpiryError, MAX_EXPIRY_DAYS, resolveExpiry } from './key-expiry.js';
 import { insertKey, keysOf, revokeKey } from './keys.repository.js';
 
 const tags = ['API keys'];
@@ -14,8 +15,20 @@ const KeySummary = Type.Object({
   prefix: Type.String({ description: 'The first characters of the key, to recognise it.' }),
   createdAt: Type.String(),
   lastUsedAt: Type.Union([Type.String(), Type.Null()]),
+  expiresAt: Type.Union([Type.String(), Type.Null()], {
+    description: 'When the key stops working (ISO 8601, UTC); null: never.',
+  }),
 });
 const WHAT = 'Managing API keys';
+
+function expiryOf(request: { expiresAt?: string; expiresInDays?: number }): string | null {
+  try {
+    return resolveExpiry(request, { expiresAt: 'expiresAt', expiresInDays: 'expiresInDays' });
+  } catch (error) {
+    if (error instanceof ExpiryError) throw invalidInput(error.message);
+    throw error;
+  }
+}
 
 export function keysRoutes(app: App, { store }: AppDeps): void {
   app.get(
@@ -47,6 +60,16 @@ export function keysRoutes(app: App, { store }: AppDeps): void {
               pattern: '\\S',
               errorMessage: 'name must be 1 to 100 characters with at least one non-whitespace character.',
             }),
+            expiresAt: Type.Optional(
+              Type.String({ maxLength: 64, description: 'When the key stops working, e.g. 2026-12-31T23:59:59Z.' }),
+            ),
+            expiresInDays: Type.Optional(
+              Type.Integer({
+                minimum: 1,
+                maximum: MAX_EXPIRY_DAYS,
+                description: 'Days from now until the key stops working (instead of expiresAt).',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -55,13 +78,15 @@ export function keysRoutes(app: App, { store }: AppDeps): void {
     },
     async (request, reply) => {
       requireSession(request.caller, WHAT);
-      const { row, key } = await insertKey(store.db, { ...request.caller, name: request.body.name });
+      const { name, ...expiry } = request.body;
+      const { row, key } = await insertKey(store.db, { ...request.caller, name, expiresAt: expiryOf(expiry) });
       return reply.code(201).send({
         id: row.id,
         name: row.name,
         prefix: row.prefix,
         createdAt: row.created_at,
         lastUsedAt: row.last_used_at,
+        expiresAt: row.expires_at,
         key,
       });
     },
