@@ -1,16 +1,15 @@
 /**
  * buildApp(deps): the whole HTTP application, ready for `listen` or tests. It never listens itself.
  */
-import { createHash } from 'node:crypto';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { authenticate, FailedAuthBudget, readCookie, SESSION_COOKIE } from './http/auth.js';
+import { authenticate, SESSION_COOKIE } from './http/auth.js';
 import type { App, AppDeps } from './http/app-types.js';
 import { AppError } from './http/errors.js';
+import { registerRateLimit } from './http/rate-limit.js';
 import { validationMessage, validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
 import { keysRoutes } from './keys/keys.routes.js';
@@ -69,23 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     parseJson(request, body as string, done);
   });
 
-  if (config.rateLimitPerMinute > 0) {
-    await app.register(rateLimit, {
-      max: config.rateLimitPerMinute,
-      timeWindow: 60_000,
-      keyGenerator: (request) => {
-        const key = request.headers['x-api-key'];
-        const session = readCookie(request.headers.cookie, SESSION_COOKIE);
-        const credential = typeof key === 'string' && key ? `key:${key}` : session ? `session:${session}` : undefined;
-        return credential ? createHash('sha256').update(credential).digest('hex') : `ip:${request.ip}`;
-      },
-      errorResponseBuilder: (_request, context) =>
-        new AppError(
-          'rateLimited',
-          `Too many requests: the limit is ${context.max} a minute. Try again in ${context.after}.`,
-        ),
-    });
-  }
+  const rateLimiter = registerRateLimit(app, deps);
 
   await app.register(swagger, {
     openapi: {
@@ -125,10 +108,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await registerWebApp(app);
 
-  const budget = new FailedAuthBudget(Math.min(config.rateLimitPerMinute, 60));
-  signInRoute(budget)(app, deps);
+  signInRoute(rateLimiter.failedAuth)(app, deps);
   await app.register(async (authenticated) => {
-    authenticated.addHook('onRequest', authenticate(store, budget));
+    rateLimiter.addAuthenticationHook(authenticated, authenticate(store));
     for (const routes of [...v1Routes, sessionRoutes]) {
       // Each module in its own scope, so a module's hooks (sessionRoutes' session check) stay its own.
       await authenticated.register(async (scope) => routes(scope, deps));

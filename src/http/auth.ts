@@ -9,7 +9,7 @@ import type { Caller } from '../caller.js';
 import { checkApiKey } from '../keys/key-auth.js';
 import { findLiveSession, hashSessionToken } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
-import { AppError, forbidden, unauthorized } from './errors.js';
+import { forbidden, unauthorized } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,47 +18,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** GET /v1/me answers a former member itself (404, as the spec says); other routes refuse them. */
     allowFormerMember?: boolean;
-  }
-}
-
-/**
- * Counts failed authentications per client address in one-minute windows: guessing keys
- * gets a much smaller budget than using one.
- */
-export class FailedAuthBudget {
-  private windowStart = Date.now();
-  private failures = new Map<string, number>();
-  constructor(private readonly perMinute: number) {}
-
-  /** Seconds until the address may try again, or 0 when it still has budget. */
-  retryAfter(address: string): number {
-    this.roll();
-    if (this.perMinute === 0) return 0;
-    return (this.failures.get(address) ?? 0) >= this.perMinute
-      ? Math.ceil((this.windowStart + 60_000 - Date.now()) / 1000)
-      : 0;
-  }
-
-  /** Throws 429 when the address has spent its budget. */
-  check(address: string): void {
-    const wait = this.retryAfter(address);
-    if (wait > 0) {
-      throw new AppError('rateLimited', 'Too many failed authentication attempts. Try again later.', {
-        'retry-after': String(wait),
-      });
-    }
-  }
-
-  recordFailure(address: string): void {
-    this.roll();
-    this.failures.set(address, (this.failures.get(address) ?? 0) + 1);
-  }
-
-  private roll(): void {
-    if (Date.now() - this.windowStart >= 60_000) {
-      this.windowStart = Date.now();
-      this.failures.clear();
-    }
   }
 }
 
@@ -86,7 +45,7 @@ function sameToken(a: string, b: string): boolean {
  * made with a session must carry the session's CSRF token in `x-csrf-token`: a cross-site page
  * can make the browser send the cookie, but it can neither read the token nor set the header.
  */
-export function authenticate(store: Store, budget: FailedAuthBudget) {
+export function authenticate(store: Store) {
   return async function authenticateRequest(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const header = request.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
@@ -125,10 +84,7 @@ export function authenticate(store: Store, budget: FailedAuthBudget) {
     }
 
     if (!caller) {
-      // Only failures spend the address's budget: a valid key behind the same address
-      // (a NAT, a proxy) is never locked out by someone else's guessing.
-      budget.check(request.ip);
-      budget.recordFailure(request.ip);
+      // The 401 spends the address's failed-authentication budget (http/rate-limit.ts).
       throw unauthorized(
         key
           ? keyRefusal!

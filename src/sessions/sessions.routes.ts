@@ -2,7 +2,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../http/app-types.js';
-import { SESSION_COOKIE, type FailedAuthBudget } from '../http/auth.js';
+import { SESSION_COOKIE } from '../http/auth.js';
+import type { FailedAuthBudget } from '../http/rate-limit.js';
 import { errorResponses, Uuid } from '../http/schemas.js';
 import { SESSION_TTL_MS } from './sessions.repository.js';
 import * as service from './sessions.service.js';
@@ -50,13 +51,13 @@ export const signInRoute = (budget: FailedAuthBudget) =>
         },
       },
       async (request, reply) => {
-        budget.check(request.ip);
+        await budget.check(request.ip);
         try {
           const { token, info } = await service.signIn(store, request.body);
           setSessionCookie(request, reply, token, SESSION_TTL_MS);
           return info;
         } catch (error) {
-          budget.recordFailure(request.ip);
+          await budget.recordFailure(request.ip);
           throw error;
         }
       },

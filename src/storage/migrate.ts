@@ -7,6 +7,7 @@ import { eventsOutbox } from './migrations/0002_events.js';
 import { sessions } from './migrations/0003_sessions.js';
 import { taskListOrder } from './migrations/0004_task_list_order.js';
 import { apiKeyExpiry } from './migrations/0006_api_key_expiry.js';
+import { rateLimitCounters } from './migrations/0007_rate_limit_counters.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -16,6 +17,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0003_sessions': sessions(),
     '0004_task_list_order': taskListOrder(),
     '0006_api_key_expiry': apiKeyExpiry(),
+    '0007_rate_limit_counters': rateLimitCounters(dialect),
   };
 }
 

@@ -1,0 +1,205 @@
+/**
+ * Rate limiting (RATE_LIMIT_PER_MINUTE; 0 turns every budget here off):
+ * - requests behind authentication count against their credential (an API key or a session),
+ *   after authentication has found it; requests without a valid one count against the client
+ *   address, and so do public routes (sign-in, docs, the web app) and unknown /v1 paths;
+ * - failed authentication from one address also spends a stricter budget, min(limit, 60) a minute.
+ *
+ * Counting after authentication means a random invalid key per request still spends the
+ * address's budget, and someone else's failures behind the same address (a NAT, a proxy) never
+ * spend a valid key's. Every counted response carries RateLimit-Limit, RateLimit-Remaining and
+ * RateLimit-Reset (the IETF draft's names); a refused one is 429 {"error"} with Retry-After.
+ * If the counters cannot be reached, requests go unlimited rather than fail (see `Budget`).
+ */
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { openCounterStore, type CounterStore } from '../storage/rate-limit-counters.js';
+import type { App, AppDeps } from './app-types.js';
+import { AppError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Marks routes behind authentication: they are counted by credential, once it is known. */
+    countedByCredential?: boolean;
+  }
+}
+
+const WINDOW_MS = 60_000;
+/** The failed-authentication budget never exceeds this many a minute per address. */
+const FAILED_AUTH_PER_MINUTE = 60;
+
+type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** How much of one budget a bucket has used in its current window. */
+interface Usage {
+  readonly limit: number;
+  readonly hits: number;
+  readonly msLeft: number;
+  /** What a refused request is told. */
+  readonly refusal: string;
+}
+
+const secondsLeft = (usage: Usage) => Math.max(1, Math.ceil(usage.msLeft / 1000));
+const isSpent = (usage: Usage) => usage.hits > usage.limit;
+
+/** `limit` requests a window per bucket, counted in shared counters. */
+class Budget {
+  constructor(
+    private readonly counters: CounterStore,
+    private readonly prefix: string,
+    readonly limit: number,
+    private readonly refusal: (limit: number, seconds: number) => string,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Counts one request against `key`. */
+  spend(key: string, log = this.log): Promise<Usage | undefined> {
+    return this.read(() => this.counters.hit(this.prefix + key), log);
+  }
+
+  /** The key's usage so far, counting nothing. */
+  peek(key: string): Promise<Usage | undefined> {
+    return this.read(() => this.counters.peek(this.prefix + key), this.log);
+  }
+
+  /**
+   * Undefined when the counters are unreachable (PostgreSQL down): the request then goes
+   * unlimited instead of failing. Every /v1 request reads the database to authenticate, so an
+   * outage already answers 503 there; failing closed here would add nothing but a second way to
+   * refuse everybody when only the counters' statement is slow.
+   */
+  private async read(count: () => Promise<{ hits: number; msLeft: number }>, log: FastifyBaseLogger) {
+    try {
+      const { hits, msLeft } = await count();
+      const usage = { limit: this.limit, hits, msLeft, refusal: '' };
+      return { ...usage, refusal: this.refusal(this.limit, secondsLeft(usage)) };
+    } catch (error) {
+      log.warn({ err: error }, 'rate limit counters unavailable: request not limited');
+      return undefined;
+    }
+  }
+}
+
+/** The address a per-address budget counts: IPv6 clients by their /64, as one host usually holds it. */
+const addressOf = (request: FastifyRequest) => normalizeIP(request.ip ?? 'unknown');
+
+/** The stricter budget for failed authentication from one address (API keys, sessions and web sign-in). */
+export class FailedAuthBudget {
+  constructor(private readonly budget: Budget | null) {}
+
+  /** Throws 429 when the address has spent its budget; sign-in asks before it tries a password. */
+  async check(address: string): Promise<void> {
+    if (!this.budget) return;
+    const usage = await this.budget.peek(normalizeIP(address));
+    if (usage && usage.hits >= usage.limit) throw refuse({ ...usage, hits: usage.hits + 1 });
+  }
+
+  /** Counts one failure from the address, and returns the address's usage after it. */
+  async recordFailure(address: string, log?: FastifyBaseLogger): Promise<Usage | undefined> {
+    return this.budget?.spend(normalizeIP(address), log);
+  }
+}
+
+export interface RateLimiter {
+  readonly failedAuth: FailedAuthBudget;
+  /** Adds `authenticate` as `scope`'s onRequest hook, counting each request once it knows who sent it. */
+  addAuthenticationHook(scope: App, authenticate: Hook): void;
+}
+
+/** Sets up the budgets of `config.rateLimitPerMinute` and counts every public request by address. */
+export function registerRateLimit(app: App, { store, config }: AppDeps): RateLimiter {
+  const perMinute = config.rateLimitPerMinute;
+  if (perMinute === 0) {
+    return {
+      failedAuth: new FailedAuthBudget(null),
+      addAuthenticationHook: (scope, authenticate) => scope.addHook('onRequest', authenticate),
+    };
+  }
+
+  const counters = openCounterStore(store, WINDOW_MS);
+  app.addHook('onClose', () => counters.close());
+  const requests = (prefix: string) =>
+    new Budget(
+      counters,
+      prefix,
+      perMinute,
+      (limit, seconds) => `Too many requests: the limit is ${limit} a minute. Try again in ${seconds} seconds.`,
+      app.log,
+    );
+  const byCredential = requests('');
+  const byAddress = requests('address:');
+  const failedAuth = new FailedAuthBudget(
+    new Budget(
+      counters,
+      'failed-auth:',
+      Math.min(perMinute, FAILED_AUTH_PER_MINUTE),
+      (_limit, seconds) =>
+        `Too many failed authentication attempts from your address. Try again in ${seconds} seconds.`,
+      app.log,
+    ),
+  );
+
+  // Public routes and unknown paths (404s included) have no credential: count their address.
+  app.addHook('onRequest', async (request, reply) => {
+    const route = request.routeOptions.config;
+    if (route.rateLimit === false || route.countedByCredential) return;
+    enforce(reply, [await byAddress.spend(addressOf(request), request.log)]);
+  });
+
+  return {
+    failedAuth,
+    addAuthenticationHook(scope, authenticate) {
+      scope.addHook('onRoute', (route) => {
+        route.config = { ...route.config, countedByCredential: true };
+      });
+      scope.addHook('onRequest', async (request, reply) => {
+        try {
+          await authenticate(request, reply);
+        } catch (failure) {
+          const address = addressOf(request);
+          const failedAuthentication = failure instanceof AppError && failure.kind === 'unauthorized';
+          enforce(
+            reply,
+            await Promise.all([
+              byAddress.spend(address, request.log),
+              failedAuthentication ? failedAuth.recordFailure(address, request.log) : undefined,
+            ]),
+          );
+          throw failure;
+        }
+        const { kind, id } = request.caller.credential;
+        enforce(reply, [await byCredential.spend(`${kind}:${id}`, request.log)]);
+      });
+    },
+  };
+}
+
+/**
+ * Announces the budget that decides this request (a spent one, else the one with the fewest
+ * requests left) in RateLimit-* headers, and throws 429 if it is spent.
+ */
+function enforce(reply: FastifyReply, usages: (Usage | undefined)[]): void {
+  const known = usages.filter((usage): usage is Usage => usage !== undefined);
+  const spent = known.filter(isSpent).sort((a, b) => b.msLeft - a.msLeft)[0];
+  const deciding = spent ?? known.sort((a, b) => a.limit - a.hits - (b.limit - b.hits))[0];
+  if (!deciding) return;
+  // On the raw response: /v1/events takes over the reply and writes its own head, which Node
+  // merges with headers set here (Fastify's own header list would be lost).
+  for (const [name, value] of Object.entries(limitHeaders(deciding))) reply.raw.setHeader(name, value);
+  if (spent) throw refuse(spent);
+}
+
+function limitHeaders(usage: Usage): Record<string, string> {
+  return {
+    'ratelimit-limit': String(usage.limit),
+    'ratelimit-remaining': String(Math.max(0, usage.limit - usage.hits)),
+    'ratelimit-reset': String(secondsLeft(usage)),
+  };
+}
+
+function refuse(usage: Usage): AppError {
+  return new AppError('rateLimited', usage.refusal, {
+    ...limitHeaders(usage),
+    'retry-after': String(secondsLeft(usage)),
+  });
+}

@@ -1,0 +1,125 @@
+/**
+ * Request counters for rate limiting, in fixed windows that start at a bucket's first hit.
+ * SQLite serves one process, so its counters live in that process's memory; on PostgreSQL every
+ * process counts in one table, so a limit is shared rather than multiplied by the processes.
+ */
+import { sql } from 'kysely';
+import type { Store } from './database.js';
+
+/** A bucket's current window: the hits counted in it so far, and how long until it ends. */
+export interface WindowCount {
+  hits: number;
+  msLeft: number;
+}
+
+export interface CounterStore {
+  /** Counts one hit for `bucket` and returns its window (a new window when the last one ended). */
+  hit(bucket: string): Promise<WindowCount>;
+  /** The bucket's window without counting anything (hits 0 when it has none running). */
+  peek(bucket: string): Promise<WindowCount>;
+  /** Waits for background work (pruning), so the database can close after it. */
+  close(): Promise<void>;
+}
+
+/** Counters for `windowMs`-long windows kept where the store's processes can all see them. */
+export function openCounterStore(store: Store, windowMs: number): CounterStore {
+  return store.dialect === 'postgres' ? new PostgresCounters(store, windowMs) : new MemoryCounters(windowMs);
+}
+
+/** One process's counters. Ended windows are dropped once a window, so memory follows recent clients only. */
+export class MemoryCounters implements CounterStore {
+  private readonly windows = new Map<string, { start: number; hits: number }>();
+  private lastPrune = Date.now();
+
+  constructor(private readonly windowMs: number) {}
+
+  async hit(bucket: string): Promise<WindowCount> {
+    const now = Date.now();
+    this.prune(now);
+    let window = this.windows.get(bucket);
+    if (!window || now - window.start >= this.windowMs) {
+      window = { start: now, hits: 0 };
+      this.windows.set(bucket, window);
+    }
+    window.hits += 1;
+    return { hits: window.hits, msLeft: window.start + this.windowMs - now };
+  }
+
+  async peek(bucket: string): Promise<WindowCount> {
+    const now = Date.now();
+    const window = this.windows.get(bucket);
+    if (!window || now - window.start >= this.windowMs) return { hits: 0, msLeft: this.windowMs };
+    return { hits: window.hits, msLeft: window.start + this.windowMs - now };
+  }
+
+  async close(): Promise<void> {}
+
+  private prune(now: number): void {
+    if (now - this.lastPrune < this.windowMs) return;
+    this.lastPrune = now;
+    for (const [bucket, window] of this.windows) {
+      if (now - window.start >= this.windowMs) this.windows.delete(bucket);
+    }
+  }
+}
+
+/**
+ * One row per bucket in the UNLOGGED `rate_limit_counters` table (a crash may forget counts, which
+ * only forgives a minute of requests). Each hit is one atomic upsert, so concurrent hits from any
+ * number of processes are all counted; the database's clock decides windows, so processes whose
+ * clocks differ still agree.
+ */
+export class PostgresCounters implements CounterStore {
+  private lastPrune = 0;
+  private pruning: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: Store,
+    private readonly windowMs: number,
+  ) {}
+
+  async hit(bucket: string): Promise<WindowCount> {
+    this.pruneNow();
+    const window = this.interval();
+    const { rows } = await sql<{ hits: number; ms_left: number }>`
+      insert into rate_limit_counters as c (bucket, window_start, hits) values (${bucket}, now(), 1)
+      on conflict (bucket) do update set
+        window_start = case when c.window_start <= now() - ${window} then now() else c.window_start end,
+        hits = case when c.window_start <= now() - ${window} then 1 else c.hits + 1 end
+      returning hits, (extract(epoch from window_start + ${window} - now()) * 1000)::float8 as ms_left
+    `.execute(this.store.db);
+    return { hits: rows[0]!.hits, msLeft: rows[0]!.ms_left };
+  }
+
+  async peek(bucket: string): Promise<WindowCount> {
+    const window = this.interval();
+    const { rows } = await sql<{ hits: number; ms_left: number }>`
+      select hits, (extract(epoch from window_start + ${window} - now()) * 1000)::float8 as ms_left
+      from rate_limit_counters where bucket = ${bucket} and window_start > now() - ${window}
+    `.execute(this.store.db);
+    return rows[0] ? { hits: rows[0].hits, msLeft: rows[0].ms_left } : { hits: 0, msLeft: this.windowMs };
+  }
+
+  async close(): Promise<void> {
+    await this.pruning;
+  }
+
+  /** The window length as an SQL interval literal (a number from the configuration, never user input). */
+  private interval() {
+    return sql`make_interval(secs => ${sql.lit(this.windowMs / 1000)})`;
+  }
+
+  /** Deletes ended windows at most once a window per process; a failure is retried next time. */
+  private pruneNow(): void {
+    const now = Date.now();
+    if (now - this.lastPrune < this.windowMs) return;
+    this.lastPrune = now;
+    const window = this.interval();
+    this.pruning = sql`delete from rate_limit_counters where window_start <= now() - ${window}`
+      .execute(this.store.db)
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+  }
+}
