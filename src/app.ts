@@ -8,8 +8,11 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } fr
 import { Type } from 'typebox';
 import { authenticate, SESSION_COOKIE } from './http/auth.js';
 import type { App, AppDeps } from './http/app-types.js';
+import { registerCors } from './http/cors.js';
 import { AppError } from './http/errors.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
+import { answerClientError } from './http/timeouts.js';
 import { validationMessage, validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
 import { keysRoutes } from './keys/keys.routes.js';
@@ -47,6 +50,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('hub', hub);
   // Event streams never end by themselves: end them first, or closing would wait forever.
@@ -67,6 +71,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if ((body as string).trim() === '') return done(null, undefined);
     parseJson(request, body as string, done);
   });
+
+  // Before the rate limit, so that a 429 too carries these headers (and CORS lets a page read it).
+  registerSecurityHeaders(app);
+  await registerCors(app, config.corsOrigins);
 
   const rateLimiter = registerRateLimit(app, deps);
 

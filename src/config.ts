@@ -22,6 +22,16 @@ export interface Config {
   readonly eventsHeartbeatSeconds: number;
   /** Unsent bytes an event stream may queue before its client is disconnected. */
   readonly eventsMaxBufferBytes: number;
+  /** Browser origins (exact `scheme://host[:port]`) allowed to call the API cross-origin; empty = CORS closed. */
+  readonly corsOrigins: readonly string[];
+  /** Longest a client may take to send a request's headers. */
+  readonly headersTimeoutMs: number;
+  /** Longest a client may take to send a whole request (headers and body). */
+  readonly requestTimeoutMs: number;
+  /** Longest a connection may see no traffic at all while a request is open (longer than the events heartbeat). */
+  readonly connectionTimeoutMs: number;
+  /** Longest an idle keep-alive connection stays open between requests. */
+  readonly keepAliveTimeoutMs: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -70,8 +80,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     eventsHeartbeatSeconds: integer('EVENTS_HEARTBEAT_SECONDS', 20, 1, 25),
     eventsMaxBufferBytes: integer('EVENTS_MAX_BUFFER_BYTES', 1_048_576, 1024, 1_073_741_824),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS, problems),
+    headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    connectionTimeoutMs: integer('CONNECTION_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     logLevel,
   };
+  checkTimeouts(config, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }
@@ -79,4 +95,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function parseTrustProxy(raw: string | undefined): boolean | string {
   if (raw === undefined || raw === '' || raw === 'false') return false;
   return raw === 'true' ? true : raw;
+}
+
+/** `CORS_ORIGINS`: comma-separated exact origins such as `https://app.example.com`; no wildcards. */
+function parseCorsOrigins(raw: string | undefined, problems: string[]): string[] {
+  const origins = (raw ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    let normalised: string | undefined;
+    try {
+      normalised = new URL(origin).origin;
+    } catch {
+      normalised = undefined;
+    }
+    // Exact scheme://host[:port] as browsers send it: lower case, no path, no wildcard.
+    const exact = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d+)?$/.test(origin);
+    if (normalised !== origin || !exact) {
+      problems.push(`CORS_ORIGINS must list exact origins such as https://app.example.com (got "${origin}")`);
+    }
+  }
+  return origins;
+}
+
+/** Timeouts that contradict each other would cut requests or event streams the server meant to keep. */
+function checkTimeouts(config: Config, problems: string[]): void {
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    problems.push('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
+  }
+  if (config.connectionTimeoutMs <= config.eventsHeartbeatSeconds * 1000) {
+    // An event stream is quiet between heartbeats; a shorter idle timeout would cut every stream.
+    problems.push('CONNECTION_TIMEOUT_MS must be longer than EVENTS_HEARTBEAT_SECONDS');
+  }
 }

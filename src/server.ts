@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import type { App } from './http/app-types.js';
+import { applyTimeouts } from './http/timeouts.js';
 import { openStore, type Store } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { bootstrapIfEmpty, type Bootstrap } from './teams/teams.service.js';
@@ -30,6 +31,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await migrateToLatest(store);
     const bootstrap = await bootstrapIfEmpty(store);
     const app = await buildApp({ store, config });
+    applyTimeouts(app.server, config);
     await app.listen({ port: config.port, host: config.host });
     const { port } = app.server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;

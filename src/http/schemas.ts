@@ -1,6 +1,12 @@
 /** Schema building blocks shared by the routes. Each schema's TypeScript type sits beside it. */
 import { Type, type Static, type TSchema, type TString, type TUnsafe } from 'typebox';
 
+/**
+ * Most ids one array field or one repeated query parameter may carry: room for any real use,
+ * while one request's work (lookups, rows written, event recipients) stays bounded.
+ */
+export const MAX_IDS_PER_FIELD = 1_000;
+
 /** The only shape of a 4xx/5xx body. */
 export const ErrorBody = Type.Object({ error: Type.String() }, { additionalProperties: false });
 

@@ -51,12 +51,17 @@ function fieldName(error: ErrorObject, context: string | undefined): string {
   return context === 'body' ? 'The request body' : context === 'querystring' ? 'The query string' : 'The request';
 }
 
+/** Size limits are always named with their number, even where a field has its own message. */
+const LIMIT_KEYWORDS = new Set(['maxLength', 'maxItems']);
+
+const count = (limit: unknown) => Number(limit).toLocaleString('en-US');
+
 /** Turns the first validation failure into one sentence a person understands. */
 export function validationMessage(errors: ErrorObject[], context: string | undefined): string {
   const error = errors[0];
   if (!error) return 'Invalid input.';
   const own = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage;
-  if (own && error.keyword !== 'required') return own;
+  if (own && error.keyword !== 'required' && !LIMIT_KEYWORDS.has(error.keyword)) return own;
 
   const field = fieldName(error, context);
   const params = error.params as Record<string, unknown>;
@@ -74,13 +79,16 @@ export function validationMessage(errors: ErrorObject[], context: string | undef
         ? `${field} must not be empty.`
         : `${field} must be at least ${String(params.limit)} characters long.`;
     case 'maxLength':
-      return `${field} must be at most ${String(params.limit)} characters long.`;
+      return `${field} must be at most ${count(params.limit)} characters long.`;
     case 'minimum':
       return `${field} must be at least ${String(params.limit)}.`;
     case 'maximum':
       return `${field} must be at most ${String(params.limit)}.`;
     case 'maxItems':
-      return `${field} must have at most ${String(params.limit)} items.`;
+      // A query parameter becomes an array by being repeated.
+      return context === 'querystring'
+        ? `${field} may be given at most ${count(params.limit)} times.`
+        : `${field} must have at most ${count(params.limit)} items.`;
     case 'format':
       return params.format === 'uuid'
         ? `${field} must be a user ID (UUID).`

@@ -19,10 +19,40 @@ const CONTENT_SECURITY_POLICY = [
   "img-src 'self' data:",
   "connect-src 'self'",
   "object-src 'none'",
+  "frame-src 'none'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
   "form-action 'self'",
 ].join('; ');
+
+/** Browser features the app never uses, switched off so injected content cannot ask for them either. */
+const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'camera=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'microphone=()',
+  'payment=()',
+  'usb=()',
+].join(', ');
+
+/**
+ * The page's headers. Framing is refused twice (CSP frame-ancestors, and X-Frame-Options for
+ * older browsers, set for every response in security-headers.ts); the page keeps its own
+ * browsing-context group, so a window it opens (a link in a description) cannot reach back.
+ */
+export const WEB_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-cache',
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'same-origin',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'permissions-policy': PERMISSIONS_POLICY,
+};
 
 const API_PATHS = /^\/(v1|auth|docs|openapi\.json|healthz)(\/|$|\?)/;
 
@@ -38,22 +68,14 @@ export async function registerWebApp(app: App): Promise<void> {
     decorateReply: false,
     setHeaders: (res, path) => {
       res.header('x-content-type-options', 'nosniff');
+      // Scripts and styles are for this origin's pages only, not for embedding elsewhere.
+      res.header('cross-origin-resource-policy', 'same-origin');
       // Vite names assets by content hash, so they never change under the same name.
       if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
     },
   });
 
-  const sendIndex = (reply: FastifyReply) =>
-    reply
-      .code(200)
-      .headers({
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-cache',
-        'content-security-policy': CONTENT_SECURITY_POLICY,
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'same-origin',
-      })
-      .send(indexHtml);
+  const sendIndex = (reply: FastifyReply) => reply.code(200).headers(WEB_PAGE_HEADERS).send(indexHtml);
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
   app.decorate('sendWebApp', (request: FastifyRequest, reply: FastifyReply) => {

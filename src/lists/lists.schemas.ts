@@ -9,11 +9,14 @@ export const TaskListBody = Type.Object({
   isArchived: Type.Boolean(),
 });
 
+/** Longest list name, in characters (Unicode code points). */
+export const MAX_LIST_NAME_LENGTH = 200;
+
 const ListName = Type.String({
   minLength: 1,
-  maxLength: 200,
+  maxLength: MAX_LIST_NAME_LENGTH,
   pattern: '\\S',
-  errorMessage: 'name must be a string of 1 to 200 characters with at least one non-whitespace character.',
+  errorMessage: `name must be a string of 1 to ${MAX_LIST_NAME_LENGTH} characters with at least one non-whitespace character.`,
 });
 const ListColor = StringEnum(LIST_COLORS, { errorMessage: `color must be one of: ${LIST_COLORS.join(', ')}.` });
 

@@ -1,7 +1,12 @@
 import { Type, type Static } from 'typebox';
-import { DateString, IdParam, Nullable, Person, StringEnum, Uuid } from '../http/schemas.js';
+import { DateString, IdParam, MAX_IDS_PER_FIELD, Nullable, Person, StringEnum, Uuid } from '../http/schemas.js';
 import { MAX_ID } from '../storage/dialect.js';
 import { PRIORITIES } from './tasks.repository.js';
+
+/** Longest task title, in characters (Unicode code points). */
+export const MAX_TITLE_LENGTH = 500;
+/** Longest task description, in characters: a long CommonMark document, far below BODY_LIMIT_BYTES. */
+export const MAX_DESCRIPTION_LENGTH = 100_000;
 
 const Id = (name: string) => Type.String({ pattern: '^\\d+$', errorMessage: `${name} must be a number.` });
 const Priority = StringEnum(PRIORITIES, {
@@ -9,25 +14,25 @@ const Priority = StringEnum(PRIORITIES, {
 });
 const Title = Type.String({
   minLength: 1,
-  maxLength: 500,
+  maxLength: MAX_TITLE_LENGTH,
   pattern: '\\S',
-  errorMessage: 'title must be a string of 1 to 500 characters with at least one non-whitespace character.',
+  errorMessage: `title must be a string of 1 to ${MAX_TITLE_LENGTH} characters with at least one non-whitespace character.`,
 });
 const Description = Nullable(
   Type.String({
-    maxLength: 100_000,
-    errorMessage: 'description must be a string of at most 100000 characters, or null.',
+    maxLength: MAX_DESCRIPTION_LENGTH,
+    errorMessage: `description must be a string of at most ${MAX_DESCRIPTION_LENGTH.toLocaleString('en-US')} characters, or null.`,
   }),
 );
 const DueDate = (name: string) =>
   DateString({ errorMessage: `${name} must be a real calendar date written YYYY-MM-DD.` });
 const ListIds = Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), {
-  maxItems: 100,
-  errorMessage: 'taskListIds must be an array of list IDs (numbers), at most 100.',
+  maxItems: MAX_IDS_PER_FIELD,
+  errorMessage: `taskListIds must be an array of list IDs (numbers), at most ${MAX_IDS_PER_FIELD.toLocaleString('en-US')}.`,
 });
 const AssigneeIds = Type.Array(Uuid(), {
-  maxItems: 100,
-  errorMessage: 'assigneeIds must be an array of user IDs (UUIDs), at most 100.',
+  maxItems: MAX_IDS_PER_FIELD,
+  errorMessage: `assigneeIds must be an array of user IDs (UUIDs), at most ${MAX_IDS_PER_FIELD.toLocaleString('en-US')}.`,
 });
 const StatusId = Type.Integer({
   minimum: 1,
@@ -39,14 +44,14 @@ export const TaskIdParams = IdParam('taskId');
 
 export const TaskQuery = Type.Object(
   {
-    taskListId: Type.Optional(Type.Array(Id('taskListId'), { maxItems: 100 })),
+    taskListId: Type.Optional(Type.Array(Id('taskListId'), { maxItems: MAX_IDS_PER_FIELD })),
     query: Type.Optional(
       Type.String({ maxLength: 200, errorMessage: 'query must be a single string of at most 200 characters.' }),
     ),
     assigneeId: Type.Optional(
-      Type.Array(Uuid({ errorMessage: 'assigneeId must be a user ID (UUID).' }), { maxItems: 100 }),
+      Type.Array(Uuid({ errorMessage: 'assigneeId must be a user ID (UUID).' }), { maxItems: MAX_IDS_PER_FIELD }),
     ),
-    taskStatusId: Type.Optional(Type.Array(Id('taskStatusId'), { maxItems: 100 })),
+    taskStatusId: Type.Optional(Type.Array(Id('taskStatusId'), { maxItems: MAX_IDS_PER_FIELD })),
     isCompleted: Type.Optional(StringEnum(['true', 'false'], { errorMessage: 'isCompleted must be true or false.' })),
     priority: Type.Optional(
       Type.Array(StringEnum(PRIORITIES, { errorMessage: `priority must be one of: ${PRIORITIES.join(', ')}.` }), {
