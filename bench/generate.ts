@@ -20,12 +20,12 @@
  *   (each noun in about 10% of titles).
  * A seeded PRNG makes the same size give the same data.
  */
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { insertKey } from '../src/keys/keys.repository.js';
 import { openStore, type Store } from '../src/storage/database.js';
 import { setSerialHighWater } from '../src/storage/dialect.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
-import type { Db } from '../src/storage/schema.js';
+import type { Db, TaskListItemsTable } from '../src/storage/schema.js';
 import { createTeam } from '../src/teams/teams.service.js';
 
 export const MEMBERS = 50;
@@ -231,7 +231,7 @@ export async function generateDataset(
       const last = Math.min(total, first + TASKS_PER_TRANSACTION - 1);
       const tasks: any[] = [];
       const assignees: { task_id: number; user_id: string }[] = [];
-      const listItems: { task_id: number; list_id: number }[] = [];
+      const listItems: Insertable<TaskListItemsTable>[] = [];
       for (let id = first; id <= last; id++) {
         const t = (id - 1) % 2; // odd ids team A, even ids team B
         const team = teams[t]!;
@@ -277,7 +277,10 @@ export async function generateDataset(
         const listCount = random() < 0.5 ? 1 : 2;
         const chosenLists = new Set<number>();
         while (chosenLists.size < listCount) chosenLists.add(team.listIds[zipf()]!);
-        for (const list_id of chosenLists) listItems.push({ task_id: id, list_id });
+        // With the copies of priority and completion the task writes keep on its list items.
+        for (const list_id of chosenLists) {
+          listItems.push({ task_id: id, list_id, priority, is_completed: completed ? 1 : 0 });
+        }
         if (t === 0) {
           if (priority === 'medium' && !completed) {
             for (const listId of chosenLists) openMediumPerList.set(listId, (openMediumPerList.get(listId) ?? 0) + 1);

@@ -65,23 +65,25 @@ export async function listsOfMember(db: Db, teamId: string, userId: string, arch
 }
 
 /** Of the given list ids, those of the team that the user is a member of and that are not archived. */
-export async function usableListIds(
+/** Of the given lists, those the user may attach tasks to (member of, not archived), by id, with their names. */
+export async function usableLists(
   db: Db,
   teamId: string,
   userId: string,
   listIds: readonly number[],
-): Promise<Set<number>> {
-  if (listIds.length === 0) return new Set();
+): Promise<Map<number, string>> {
+  if (listIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('list_members as m')
     .innerJoin('task_lists as l', 'l.id', 'm.list_id')
-    .select('l.id')
+    .select(['l.id', 'l.name'])
     .where('m.user_id', '=', userId)
     .where('l.team_id', '=', teamId)
     .where('l.is_archived', '=', 0)
     .where('l.id', 'in', listIds)
+    .orderBy('l.id')
     .execute();
-  return new Set(rows.map((r) => r.id));
+  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 export async function insertList(

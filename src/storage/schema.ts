@@ -104,6 +104,9 @@ export interface TaskAssigneesTable {
 export interface TaskListItemsTable {
   task_id: number;
   list_id: number;
+  /** Copies of the task's priority and its status's isCompleted, for list filters (migration 0005). */
+  priority: string | null;
+  is_completed: Generated<number>;
 }
 
 export interface EventsTable {

@@ -105,6 +105,46 @@ describe('GET /v1/tasks filters', () => {
     assert.deepEqual(await ids(owner, { isCompleted: 'true' }), newestFirst(open, done));
   });
 
+  test('one list with priority and isCompleted follows every change of priority, status and lists', async () => {
+    // One list is answered from copies of priority and completion on the list's items: they
+    // must follow patches of the task, and lists attached later must copy the task as it is then.
+    const { owner } = await createTestTeam(server);
+    const s = await statuses(owner);
+    const [list, later] = [await newList(owner, 'Sprint'), await newList(owner, 'Later')];
+    const task = await newTask(owner, 'Moving target', { taskListIds: [list], priority: 'low' });
+    const other = await newTask(owner, 'Bystander', { taskListIds: [list], priority: 'medium' });
+    const openMedium = (taskListId: number) => ids(owner, { taskListId, priority: 'medium', isCompleted: 'false' });
+
+    assert.deepEqual(await openMedium(list), [other]);
+    expectStatus(await owner.api.patch(`/v1/tasks/${task}`, { priority: 'medium' }), 200);
+    assert.deepEqual(await openMedium(list), newestFirst(task, other));
+    expectStatus(await owner.api.patch(`/v1/tasks/${task}`, { taskStatusId: s.done }), 200);
+    assert.deepEqual(await openMedium(list), [other]);
+    assert.deepEqual(await ids(owner, { taskListId: list, isCompleted: 'true' }), [task]);
+    expectStatus(await owner.api.patch(`/v1/tasks/${task}`, { taskListIds: [list, later] }), 200);
+    assert.deepEqual(await ids(owner, { taskListId: later, priority: 'medium', isCompleted: 'true' }), [task]);
+    expectStatus(await owner.api.patch(`/v1/tasks/${task}`, { taskStatusId: s.todo, priority: null }), 200);
+    assert.deepEqual(await ids(owner, { taskListId: later, isCompleted: 'false' }), [task]);
+    assert.deepEqual(await openMedium(later), []);
+    expectStatus(await owner.api.patch(`/v1/tasks/${task}`, { taskListIds: [later], priority: 'medium' }), 200);
+    assert.deepEqual(await openMedium(list), [other]);
+    assert.deepEqual(await openMedium(later), [task]);
+  });
+
+  test('one list or one assignee and a limit give the newest matches, as several would', async () => {
+    const team = await createTestTeam(server);
+    const mate = await team.member();
+    const list = await newList(team.owner, 'Inbox');
+    const created: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      created.push(await newTask(team.owner, `Item ${i}`, { taskListIds: [list], assigneeIds: [mate.userId] }));
+    }
+    const newestThree = newestFirst(...created).slice(0, 3);
+    assert.deepEqual(await ids(team.owner, { taskListId: list, limit: 3 }), newestThree);
+    assert.deepEqual(await ids(team.owner, { assigneeId: mate.userId, limit: 3 }), newestThree);
+    assert.deepEqual(await ids(team.owner, { taskListId: list, assigneeId: mate.userId, limit: 3 }), newestThree);
+  });
+
   test('different filters combine with AND', async () => {
     const team = await createTestTeam(server);
     const mate = await team.member();

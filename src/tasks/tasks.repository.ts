@@ -2,10 +2,10 @@
  * Task queries. A page of tasks costs a constant number of queries: one for the rows,
  * one for their assignees, one for their lists.
  */
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Caller } from '../caller.js';
 import { byNameThenId } from '../ids.js';
-import type { Db, NewTask, TaskRow } from '../storage/schema.js';
+import type { Db, NewTask, TaskRow, Tables } from '../storage/schema.js';
 import { canAccess } from './access.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
@@ -66,10 +66,45 @@ export function likePattern(query: string): string {
   return `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+type TaskQuery = SelectQueryBuilder<Tables & { t: Tables['tasks'] }, 't', object>;
+
+/**
+ * Where the walk through the team's tasks starts. A single named list or assignee drives it
+ * through its (list_id | user_id, task_id) index, newest first, so it stops at the limit and
+ * its cost follows the rows returned, not the size of the team or of the assignee's history.
+ * CROSS JOIN pins that join order on SQLite (which has no statistics to choose by);
+ * PostgreSQL treats it as an inner join and plans by its statistics.
+ */
+function walk(
+  db: Db,
+  filter: TaskFilter,
+): { query: TaskQuery; newestFirst: 'd.task_id' | 't.id'; drives?: 'list' | 'assignee' } {
+  const [listId, ...moreLists] = filter.taskListIds ?? [];
+  const [assigneeId, ...moreAssignees] = filter.assigneeIds ?? [];
+  if (listId !== undefined && moreLists.length === 0) {
+    const query = db
+      .selectFrom('task_list_items as d')
+      .crossJoin('tasks as t')
+      .whereRef('t.id', '=', 'd.task_id')
+      .where('d.list_id', '=', listId);
+    return { query: query as unknown as TaskQuery, newestFirst: 'd.task_id', drives: 'list' };
+  }
+  if (assigneeId !== undefined && moreAssignees.length === 0) {
+    const query = db
+      .selectFrom('task_assignees as d')
+      .crossJoin('tasks as t')
+      .whereRef('t.id', '=', 'd.task_id')
+      .where('d.user_id', '=', assigneeId);
+    return { query: query as unknown as TaskQuery, newestFirst: 'd.task_id', drives: 'assignee' };
+  }
+  // Otherwise the team's tasks newest first (tasks(team_id, id)), or the planner's better index.
+  return { query: db.selectFrom('tasks as t'), newestFirst: 't.id' };
+}
+
 /** The caller's accessible tasks matching every filter, newest first (by id, descending). */
 export async function findSummaries(db: Db, caller: Caller, filter: TaskFilter): Promise<TaskSummary[]> {
-  let query = db
-    .selectFrom('tasks as t')
+  const start = walk(db, filter);
+  let query = start.query
     .innerJoin('task_statuses as s', 's.id', 't.status_id')
     .select([
       't.id',
@@ -85,18 +120,17 @@ export async function findSummaries(db: Db, caller: Caller, filter: TaskFilter):
       's.is_completed',
     ])
     .where('t.team_id', '=', caller.teamId)
-    // Checked per row with index probes, while the planner walks the most selective filter's
-    // index (or the team's tasks newest first) and stops at the limit.
+    // Checked per row with index probes, while the walk goes newest first and stops at the limit.
     .where((eb) => canAccess(eb, caller.userId));
 
-  if (filter.taskListIds?.length) {
+  if (filter.taskListIds?.length && start.drives !== 'list') {
     query = query.where(
       't.id',
       'in',
       db.selectFrom('task_list_items').select('task_id').where('list_id', 'in', filter.taskListIds),
     );
   }
-  if (filter.assigneeIds?.length) {
+  if (filter.assigneeIds?.length && start.drives !== 'assignee') {
     query = query.where(
       't.id',
       'in',
@@ -104,8 +138,15 @@ export async function findSummaries(db: Db, caller: Caller, filter: TaskFilter):
     );
   }
   if (filter.statusIds?.length) query = query.where('t.status_id', 'in', filter.statusIds);
-  if (filter.priorities?.length) query = query.where('t.priority', 'in', filter.priorities);
-  if (filter.isCompleted !== undefined) query = query.where('s.is_completed', '=', filter.isCompleted ? 1 : 0);
+  // Walking one list, priority and completion are read from its index entries (their copies on
+  // task_list_items), so only matching tasks are ever read.
+  const copies = start.drives === 'list' ? 'd' : undefined;
+  if (filter.priorities?.length) {
+    query = query.where(sql.ref(copies ? 'd.priority' : 't.priority'), 'in', filter.priorities);
+  }
+  if (filter.isCompleted !== undefined) {
+    query = query.where(sql.ref(copies ? 'd.is_completed' : 's.is_completed'), '=', filter.isCompleted ? 1 : 0);
+  }
   if (filter.dueDateFrom !== undefined) query = query.where('t.due_date', '>=', filter.dueDateFrom);
   if (filter.dueDateTo !== undefined) query = query.where('t.due_date', '<=', filter.dueDateTo);
   if (filter.parentId !== undefined) query = query.where('t.parent_id', '=', filter.parentId);
@@ -113,7 +154,7 @@ export async function findSummaries(db: Db, caller: Caller, filter: TaskFilter):
     query = query.where(sql<boolean>`t.title_search like ${likePattern(filter.query)} escape '\\'`);
   }
 
-  const rows = await query.orderBy('t.id', 'desc').limit(filter.limit).execute();
+  const rows = await query.orderBy(sql.ref(start.newestFirst), 'desc').limit(filter.limit).execute();
   const taskIds = rows.map((r) => r.id);
   const [assignees, taskLists] = await Promise.all([assigneesOf(db, taskIds), visibleListsOf(db, caller, taskIds)]);
   return rows.map((r) => ({
@@ -224,6 +265,26 @@ export async function findDetail(db: Db, caller: Caller, taskId: number): Promis
       .executeTakeFirstOrThrow(),
   ]);
 
+  return toDetail(row, {
+    status: {
+      id: row.status_id,
+      name: row.status_name,
+      color: row.status_color,
+      isCompleted: Boolean(row.is_completed),
+    },
+    createdBy: { id: row.created_by, name: row.creator_name, email: row.creator_email },
+    assignees: assignees.get(taskId) ?? [],
+    taskLists: taskLists.get(taskId) ?? [],
+    parent: parent ?? null,
+    subtaskCount: Number(subtasks.n),
+  });
+}
+
+/** A task's detail from its row and the parts read (or, for a new task, already known) beside it. */
+export function toDetail(
+  row: TaskRow,
+  parts: Pick<TaskDetail, 'status' | 'createdBy' | 'assignees' | 'taskLists' | 'parent' | 'subtaskCount'>,
+): TaskDetail {
   return {
     id: row.id,
     number: row.number,
@@ -232,28 +293,22 @@ export async function findDetail(db: Db, caller: Caller, taskId: number): Promis
     priority: row.priority,
     dueDate: row.due_date,
     parentId: row.parent_id,
-    parent: parent ?? null,
-    subtaskCount: Number(subtasks.n),
+    parent: parts.parent,
+    subtaskCount: parts.subtaskCount,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    isCompleted: Boolean(row.is_completed),
+    isCompleted: parts.status.isCompleted,
     taskStatusId: row.status_id,
-    status: {
-      id: row.status_id,
-      name: row.status_name,
-      color: row.status_color,
-      isCompleted: Boolean(row.is_completed),
-    },
-    assignees: assignees.get(taskId) ?? [],
-    taskLists: taskLists.get(taskId) ?? [],
-    createdBy: { id: row.created_by, name: row.creator_name, email: row.creator_email },
+    status: parts.status,
+    assignees: parts.assignees,
+    taskLists: parts.taskLists,
+    createdBy: parts.createdBy,
     version: row.version,
   };
 }
 
-export async function insertTask(db: Db, task: NewTask): Promise<number> {
-  const row = await db.insertInto('tasks').values(task).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+export async function insertTask(db: Db, task: NewTask): Promise<TaskRow> {
+  return db.insertInto('tasks').values(task).returningAll().executeTakeFirstOrThrow();
 }
 
 export type TaskChanges = Partial<
@@ -270,14 +325,18 @@ export async function updateTask(db: Db, taskId: number, changes: TaskChanges): 
     .executeTakeFirstOrThrow();
 }
 
-export async function replaceAssignees(db: Db, taskId: number, userIds: readonly string[]): Promise<void> {
-  await db.deleteFrom('task_assignees').where('task_id', '=', taskId).execute();
+export async function addAssignees(db: Db, taskId: number, userIds: readonly string[]): Promise<void> {
   if (userIds.length > 0) {
     await db
       .insertInto('task_assignees')
       .values(userIds.map((user_id) => ({ task_id: taskId, user_id })))
       .execute();
   }
+}
+
+export async function replaceAssignees(db: Db, taskId: number, userIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('task_assignees').where('task_id', '=', taskId).execute();
+  await addAssignees(db, taskId, userIds);
 }
 
 /**
@@ -301,14 +360,37 @@ export async function replaceUsableLists(
   await attachLists(db, taskId, listIds);
 }
 
+/** Attaches the task to the lists, copying its current priority and completion onto each item. */
 export async function attachLists(db: Db, taskId: number, listIds: readonly number[]): Promise<void> {
   if (listIds.length > 0) {
     await db
       .insertInto('task_list_items')
-      .values(listIds.map((list_id) => ({ task_id: taskId, list_id })))
+      .columns(['task_id', 'list_id', 'priority', 'is_completed'])
+      .expression(
+        db
+          .selectFrom('tasks as t')
+          .innerJoin('task_statuses as s', 's.id', 't.status_id')
+          .innerJoin('task_lists as l', (join) => join.on('l.id', 'in', listIds))
+          .select(['t.id', 'l.id as list_id', 't.priority', 's.is_completed'])
+          .where('t.id', '=', taskId),
+      )
       .onConflict((oc) => oc.columns(['task_id', 'list_id']).doNothing())
       .execute();
   }
+}
+
+/** Keeps the copies on the task's list items in step with a new priority or completion. */
+export async function copyToListItems(
+  db: Db,
+  taskId: number,
+  values: { priority?: string | null; isCompleted?: boolean },
+): Promise<void> {
+  const set = {
+    ...(values.priority !== undefined && { priority: values.priority }),
+    ...(values.isCompleted !== undefined && { is_completed: values.isCompleted ? 1 : 0 }),
+  };
+  if (Object.keys(set).length > 0)
+    await db.updateTable('task_list_items').set(set).where('task_id', '=', taskId).execute();
 }
 
 /** Deletes a task; its subtasks stay and become top-level tasks. */

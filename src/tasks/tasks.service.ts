@@ -5,16 +5,16 @@
 import type { Caller } from '../caller.js';
 import { checkIfMatch } from '../http/etag.js';
 import { forbidden, invalidInput, notFound } from '../http/errors.js';
-import { toId } from '../ids.js';
-import { usableListIds } from '../lists/lists.repository.js';
-import { findDefaultStatus, findStatus } from '../statuses/statuses.repository.js';
+import { byNameThenId, toId } from '../ids.js';
+import { usableLists } from '../lists/lists.repository.js';
+import { findDefaultStatus, findStatus, type TaskStatus } from '../statuses/statuses.repository.js';
 import type { Store } from '../storage/database.js';
 import type { Db, TaskRow } from '../storage/schema.js';
 import { membersAmong, nextTaskNumber } from '../teams/teams.repository.js';
 import { recordEvent } from '../realtime/outbox.js';
 import { hasAccess, readersOf } from './access.js';
 import * as tasks from './tasks.repository.js';
-import type { TaskChanges, TaskDetail, TaskFilter, TaskSummary } from './tasks.repository.js';
+import type { Person, TaskChanges, TaskDetail, TaskFilter, TaskSummary } from './tasks.repository.js';
 
 /** The task, if it is in the caller's team and the caller may access it. */
 async function loadAccessibleTask(db: Db, caller: Caller, rawTaskId: string): Promise<TaskRow> {
@@ -49,53 +49,64 @@ const unique = <T>(values: readonly T[] = []): T[] => [...new Set(values)];
 /** User ids are UUIDs, stored lower-case; accept them in any case. */
 const userIds = (values: readonly string[] = []): string[] => unique(values.map((id) => id.toLowerCase()));
 
-async function checkStatus(db: Db, caller: Caller, statusId: number): Promise<void> {
+async function checkStatus(db: Db, caller: Caller, statusId: number): Promise<TaskStatus> {
   const id = toId(statusId);
-  if (id === null || !(await findStatus(db, caller.teamId, id))) {
-    throw invalidInput(`taskStatusId ${statusId} is not a task status of this team.`);
-  }
+  const status = id === null ? undefined : await findStatus(db, caller.teamId, id);
+  if (!status) throw invalidInput(`taskStatusId ${statusId} is not a task status of this team.`);
+  return status;
 }
 
-async function checkAssignees(db: Db, caller: Caller, userIds: string[]): Promise<void> {
-  const members = await membersAmong(db, caller.teamId, userIds);
+/** The assignees as people, from the team members read; every one must be a member. */
+function assigneesAmong(members: Map<string, Person>, userIds: string[]): Person[] {
   const strangers = userIds.filter((id) => !members.has(id));
   if (strangers.length > 0) throw invalidInput(`assigneeIds: ${strangers.join(', ')} are not members of this team.`);
+  return userIds.map((id) => members.get(id)!);
 }
 
-async function checkLists(db: Db, caller: Caller, listIds: number[]): Promise<void> {
-  const usable = await usableListIds(db, caller.teamId, caller.userId, listIds);
+/** The lists by id, with their names; the caller must be a member of each, and none archived. */
+async function checkLists(db: Db, caller: Caller, listIds: number[]): Promise<Map<number, string>> {
+  const usable = await usableLists(db, caller.teamId, caller.userId, listIds);
   const refused = listIds.filter((id) => !usable.has(id));
   if (refused.length > 0) {
     throw invalidInput(`taskListIds: ${refused.join(', ')} are not lists you are a member of, or they are archived.`);
   }
+  return usable;
 }
 
+async function checkParent(db: Db, caller: Caller, parentId: number): Promise<TaskDetail['parent']> {
+  const id = toId(parentId);
+  const parent = id === null ? undefined : await tasks.findTask(db, caller.teamId, id);
+  if (!parent || !(await hasAccess(db, caller, parent.id))) {
+    throw invalidInput(`parentId ${parentId} is not a task you can access.`);
+  }
+  return { id: parent.id, number: parent.number, title: parent.title };
+}
+
+/**
+ * Creates the task and answers its detail from what the checks already read (status, lists,
+ * people, parent): a create reads nothing twice and nothing after its commit.
+ */
 export async function createTask(store: Store, caller: Caller, input: NewTaskInput): Promise<TaskDetail> {
   const listIds = unique(input.taskListIds);
   const assigneeIds = userIds(input.assigneeIds);
-  const newTaskId = await store.transaction(async (trx) => {
-    let statusId = input.taskStatusId;
-    if (statusId === undefined) {
+  return store.transaction(async (trx) => {
+    let status: TaskStatus;
+    if (input.taskStatusId === undefined) {
       const fallback = await findDefaultStatus(trx, caller.teamId);
       if (!fallback) throw invalidInput('This team has no default task status; pass taskStatusId.');
-      statusId = fallback.id;
+      status = fallback;
     } else {
-      await checkStatus(trx, caller, statusId);
+      status = await checkStatus(trx, caller, input.taskStatusId);
     }
-    await checkLists(trx, caller, listIds);
-    await checkAssignees(trx, caller, assigneeIds);
-    const parentId = input.parentId ?? null;
-    if (parentId !== null) {
-      const id = toId(parentId);
-      const parent = id === null ? undefined : await tasks.findTask(trx, caller.teamId, id);
-      if (!parent || !(await hasAccess(trx, caller, parent.id))) {
-        throw invalidInput(`parentId ${parentId} is not a task you can access.`);
-      }
-    }
+    const lists = await checkLists(trx, caller, listIds);
+    // The creator is read with the assignees, for the answer's createdBy.
+    const people = await membersAmong(trx, caller.teamId, [caller.userId, ...assigneeIds]);
+    const assignees = assigneesAmong(people, assigneeIds);
+    const parent = input.parentId == null ? null : await checkParent(trx, caller, input.parentId);
 
     // Numbering last: in PostgreSQL the counter's row lock is then held for the shortest time.
     const now = new Date().toISOString();
-    const taskId = await tasks.insertTask(trx, {
+    const row = await tasks.insertTask(trx, {
       team_id: caller.teamId,
       number: await nextTaskNumber(trx, caller.teamId),
       title: input.title,
@@ -103,26 +114,30 @@ export async function createTask(store: Store, caller: Caller, input: NewTaskInp
       description: input.description ?? null,
       priority: input.priority ?? null,
       due_date: input.dueDate ?? null,
-      status_id: statusId,
-      parent_id: parentId,
+      status_id: status.id,
+      parent_id: parent?.id ?? null,
       created_by: caller.userId,
       created_at: now,
       updated_at: now,
     });
-    await tasks.attachLists(trx, taskId, listIds);
-    if (assigneeIds.length > 0) await tasks.replaceAssignees(trx, taskId, assigneeIds);
+    await tasks.attachLists(trx, row.id, listIds);
+    await tasks.addAssignees(trx, row.id, assigneeIds);
     await recordEvent(store, trx, {
       teamId: caller.teamId,
       type: 'task.created',
-      data: { taskId },
-      audience: await readersOf(trx, taskId),
+      data: { taskId: row.id },
+      audience: await readersOf(trx, row.id),
     });
-    return taskId;
+    return tasks.toDetail(row, {
+      status: { id: status.id, name: status.name, color: status.color, isCompleted: status.isCompleted },
+      createdBy: people.get(caller.userId)!,
+      assignees: assignees.sort(byNameThenId),
+      // Every list was checked to be one the caller is a member of, so all are visible to them.
+      taskLists: [...lists].sort(([a], [b]) => a - b).map(([id, name]) => ({ id, name })),
+      parent,
+      subtaskCount: 0,
+    });
   });
-  // Read after commit: the team row stays locked (numbering) for the shortest time.
-  const detail = await tasks.findDetail(store.db, caller, newTaskId);
-  if (!detail) throw notFound(`Task ${newTaskId} not found.`); // deleted in the meantime
-  return detail;
 }
 
 export interface TaskPatch {
@@ -167,19 +182,19 @@ export async function updateTask(
     if (patch.description !== undefined) changes.description = patch.description;
     if (patch.priority !== undefined) changes.priority = patch.priority;
     if (patch.dueDate !== undefined) changes.due_date = patch.dueDate;
-    if (patch.taskStatusId !== undefined) {
-      await checkStatus(trx, caller, patch.taskStatusId);
-      changes.status_id = patch.taskStatusId;
-    }
+    const status = patch.taskStatusId === undefined ? undefined : await checkStatus(trx, caller, patch.taskStatusId);
+    if (status) changes.status_id = status.id;
     const assigneeIds = patch.assigneeIds && userIds(patch.assigneeIds);
-    if (assigneeIds) await checkAssignees(trx, caller, assigneeIds);
+    if (assigneeIds) assigneesAmong(await membersAmong(trx, caller.teamId, assigneeIds), assigneeIds);
     const listIds = patch.taskListIds && unique(patch.taskListIds);
     if (listIds) await checkLists(trx, caller, listIds);
 
     if (assigneeIds) await tasks.replaceAssignees(trx, task.id, assigneeIds);
-    if (listIds) await tasks.replaceUsableLists(trx, caller, task.id, listIds);
     const nothingGiven = Object.keys(changes).length === 0 && !assigneeIds && !listIds;
     const row = nothingGiven ? task : await tasks.updateTask(trx, task.id, changes);
+    // After the task's own change, so new list items copy its priority and completion as they now are.
+    if (listIds) await tasks.replaceUsableLists(trx, caller, task.id, listIds);
+    await tasks.copyToListItems(trx, task.id, { priority: changes.priority, isCompleted: status?.isCompleted });
     if (!nothingGiven) {
       // Readers before and after: someone who just lost access learns the task left their view.
       await recordEvent(store, trx, {

@@ -96,14 +96,19 @@ export async function deleteMember(db: Db, teamId: string, userId: string): Prom
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Of the given user ids, those who are members of the team. */
-export async function membersAmong(db: Db, teamId: string, userIds: readonly string[]): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
+/** Of the given users, the team's members, by id, with their names and emails. */
+export async function membersAmong(
+  db: Db,
+  teamId: string,
+  userIds: readonly string[],
+): Promise<Map<string, { id: string; name: string; email: string }>> {
+  if (userIds.length === 0) return new Map();
   const rows = await db
-    .selectFrom('team_members')
-    .select('user_id')
-    .where('team_id', '=', teamId)
-    .where('user_id', 'in', userIds)
+    .selectFrom('team_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.id', 'u.name', 'u.email'])
+    .where('m.team_id', '=', teamId)
+    .where('m.user_id', 'in', userIds)
     .execute();
-  return new Set(rows.map((r) => r.user_id));
+  return new Map(rows.map((r) => [r.id, r]));
 }
