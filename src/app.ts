@@ -10,6 +10,7 @@ import { authenticate, SESSION_COOKIE } from './http/auth.js';
 import type { App, AppDeps } from './http/app-types.js';
 import { registerCors } from './http/cors.js';
 import { AppError } from './http/errors.js';
+import { registerIdempotency } from './http/idempotency.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { answerClientError } from './http/timeouts.js';
@@ -117,11 +118,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerWebApp(app);
 
   signInRoute(rateLimiter.failedAuth)(app, deps);
+  // Every POST under /v1 honours Idempotency-Key; its routes get a store that joins the request's transaction.
+  const routeDeps = { ...deps, store: registerIdempotency(app, store) };
   await app.register(async (authenticated) => {
     rateLimiter.addAuthenticationHook(authenticated, authenticate(store));
     for (const routes of [...v1Routes, sessionRoutes]) {
       // Each module in its own scope, so a module's hooks (sessionRoutes' session check) stay its own.
-      await authenticated.register(async (scope) => routes(scope, deps));
+      await authenticated.register(async (scope) => routes(scope, routeDeps));
     }
   });
 

@@ -281,6 +281,31 @@ describe('field length and id count limits', () => {
     );
   });
 
+  test('text a store cannot keep as sent (NUL, an unpaired surrogate) is refused with 400 on every store', async () => {
+    const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Plain' }), 201);
+    const task = await newTask({ title: 'Plain' });
+    expectError(await owner.api.post('/v1/lists', { name: 'a\u0000b' }), 400, 'Invalid input.');
+    expectError(await owner.api.post('/v1/tasks', { title: 'half \ud83d' }), 400, 'Invalid input.');
+    expectError(
+      await owner.api.patch(`/v1/lists/${list.id}`, { name: 'a\u0000b' }),
+      400,
+      'name must not contain NUL characters or unpaired UTF-16 surrogates.',
+    );
+    expectError(
+      await owner.api.patch(`/v1/tasks/${task.id}`, { description: 'tail \udc00 first' }),
+      400,
+      'description must not contain NUL characters or unpaired UTF-16 surrogates.',
+    );
+    expectError(
+      await owner.api.get('/v1/tasks?query=a%00b'),
+      400,
+      'query must not contain NUL characters or unpaired UTF-16 surrogates.',
+    );
+    expectError(await owner.api.delete(`/v1/lists/${list.id}/members/%00`), 400);
+    assert.equal(expectStatus(await owner.api.get(`/v1/lists/${list.id}`), 200).name, 'Plain');
+    assert.equal(expectStatus(await owner.api.get(`/v1/tasks/${task.id}`), 200).description, null);
+  });
+
   test('a request line and headers over 16 KiB answer 431 {"error"}', async () => {
     // 400 UUIDs: under the id limit, over the size of a request head.
     const query = Array.from({ length: 400 }, () => `assigneeId=${owner.userId}`).join('&');

@@ -27,8 +27,44 @@ function createAjv(options: Options): Ajv {
 const bodyAjv = createAjv({ coerceTypes: false, removeAdditional: true });
 const stringPartsAjv = createAjv({ coerceTypes: 'array', removeAdditional: true });
 
-export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : stringPartsAjv).compile(schema);
+/** NUL, or half of a surrogate pair: text PostgreSQL cannot store and SQLite would store mangled. */
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The JSON pointer of the first string in `data` that holds unstorable text, or null. */
+function unstorableTextAt(data: unknown): string | null {
+  const pending: Array<[unknown, string]> = [[data, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'string') {
+      if (UNSTORABLE_TEXT.test(value)) return path;
+    } else if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) pending.push([item, `${path}/${key}`]);
+    }
+  }
+  return null;
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/**
+ * Schema validation, then one rule for every string of every request: it must be text both
+ * stores keep as sent (no NUL, no unpaired surrogate), so no input can reach the database as
+ * a 500 on one store and silently altered data on the other.
+ */
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  const validateSchema = (httpPart === 'body' ? bodyAjv : stringPartsAjv).compile(schema);
+  const validate: Validate = (data) => {
+    if (!validateSchema(data)) {
+      validate.errors = validateSchema.errors;
+      return false;
+    }
+    // After the schema: unknown fields are gone by then, and coerced values are in place.
+    const at = unstorableTextAt(data);
+    validate.errors = at === null ? null : [{ keyword: 'storableText', instancePath: at, schemaPath: '#', params: {} }];
+    return at === null;
+  };
+  return validate;
+};
 
 const TYPE_NAMES: Record<string, string> = {
   string: 'a string',
@@ -93,6 +129,8 @@ export function validationMessage(errors: ErrorObject[], context: string | undef
       return params.format === 'uuid'
         ? `${field} must be a user ID (UUID).`
         : `${field} must be a valid ${String(params.format)}.`;
+    case 'storableText':
+      return `${field} must not contain NUL characters or unpaired UTF-16 surrogates.`;
     default:
       return `${field} is invalid.`;
   }

@@ -8,6 +8,7 @@ import { sessions } from './migrations/0003_sessions.js';
 import { taskListOrder } from './migrations/0004_task_list_order.js';
 import { apiKeyExpiry } from './migrations/0006_api_key_expiry.js';
 import { rateLimitCounters } from './migrations/0007_rate_limit_counters.js';
+import { idempotencyKeys } from './migrations/0008_idempotency_keys.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -18,6 +19,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0004_task_list_order': taskListOrder(),
     '0006_api_key_expiry': apiKeyExpiry(),
     '0007_rate_limit_counters': rateLimitCounters(dialect),
+    '0008_idempotency_keys': idempotencyKeys(),
   };
 }
 
