@@ -10,6 +10,7 @@ import { authenticate, SESSION_COOKIE } from './http/auth.js';
 import type { App, AppDeps } from './http/app-types.js';
 import { registerCors } from './http/cors.js';
 import { AppError } from './http/errors.js';
+import { LOG_REDACTION } from './http/log-redaction.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -48,7 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const v1Routes = [meRoutes, listsRoutes, statusesRoutes, usersRoutes, tasksRoutes, keysRoutes, eventsRoutes(hub)];
 
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, redact: LOG_REDACTION },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     clientErrorHandler: answerClientError,
