@@ -28,7 +28,8 @@ const bodyAjv = createAjv({ coerceTypes: false, removeAdditional: true });
 const stringPartsAjv = createAjv({ coerceTypes: 'array', removeAdditional: true });
 
 /** NUL, or half of a surrogate pair: text PostgreSQL cannot store and SQLite would store mangled. */
-const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const isUnstorable = (text: string) => text.includes('\0') || UNPAIRED_SURROGATE.test(text);
 
 /** The JSON pointer of the first string in `data` that holds unstorable text, or null. */
 function unstorableTextAt(data: unknown): string | null {
@@ -36,7 +37,7 @@ function unstorableTextAt(data: unknown): string | null {
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [value, path] = next;
     if (typeof value === 'string') {
-      if (UNSTORABLE_TEXT.test(value)) return path;
+      if (isUnstorable(value)) return path;
     } else if (value && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) pending.push([item, `${path}/${key}`]);
     }
