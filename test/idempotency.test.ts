@@ -93,6 +93,27 @@ function postWithRawHeaders(
   });
 }
 
+/** An open /v1/events stream: everything received so far, and a wait for a pattern in it. */
+async function openEvents(url: string, apiKey: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${url}/v1/events`, { headers: { 'x-api-key': apiKey }, signal: controller.signal });
+  assert.equal(res.status, 200);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const until = async (pattern: RegExp) => {
+    const deadline = Date.now() + 10_000;
+    while (!pattern.test(text)) {
+      assert.ok(Date.now() < deadline, `no ${pattern} in the event stream:\n${text}`);
+      const { done, value } = await reader.read();
+      assert.ok(!done, `the event stream ended without ${pattern}:\n${text}`);
+      text += decoder.decode(value, { stream: true });
+    }
+  };
+  await until(/: connected/); // attached to the hub from here on
+  return { until, text: () => text, close: () => controller.abort() };
+}
+
 describe('Idempotency-Key on POST /v1', () => {
   let server: TestServer;
   let team: Team;
@@ -238,6 +259,24 @@ describe('Idempotency-Key on POST /v1', () => {
     assert.equal((await ofTeam()).length, 2);
     assert.ok((await pruneExpired(db, new Date(Date.now() - IDEMPOTENCY_TTL_MS))) >= 1);
     assert.equal((await ofTeam()).length, 1, 'only the fresh record survives pruning');
+  });
+
+  test('a keyed create announces task.created once, after its commit; its replay announces nothing', async () => {
+    await freshTeam();
+    const events = await openEvents(server.url, team.owner.key);
+    try {
+      const k = key();
+      const first = expectStatus(await team.owner.api.post('/v1/tasks', { title: 'Announced' }, withKey(k)), 201);
+      await events.until(new RegExp(`"taskId":${first.id}\\b`));
+      assert.equal(replayed(await team.owner.api.post('/v1/tasks', { title: 'Announced' }, withKey(k))), 'true');
+      // Events arrive in commit order: once the next task's event is in, a replay's would be too.
+      const next = expectStatus(await team.owner.api.post('/v1/tasks', { title: 'Next' }), 201);
+      await events.until(new RegExp(`"taskId":${next.id}\\b`));
+      const created = events.text().match(/event: task\.created/g) ?? [];
+      assert.equal(created.length, 2, events.text());
+    } finally {
+      events.close();
+    }
   });
 
   test('without the header, two identical POSTs create two tasks, as before', async () => {
