@@ -129,7 +129,7 @@ describe('request body limit (BODY_LIMIT_BYTES=4096)', () => {
 
   test('a chunked body (no Content-Length) that grows past BODY_LIMIT_BYTES answers 413 {"error"} and is cut off', async () => {
     const before = await listNames(owner);
-    // 64 KiB in 1 KiB chunks, one every 5 ms: the answer must come long before the body ends.
+    // 300 KiB in 1 KiB chunks, one every 10 ms (3 s in all): the answer must come long before the body ends.
     const result = await rawExchange(
       server.url,
       (socket) => {
@@ -137,9 +137,9 @@ describe('request body limit (BODY_LIMIT_BYTES=4096)', () => {
         socket.write(`1\r\n{\r\n`);
         let sent = 0;
         const timer = setInterval(() => {
-          if (socket.destroyed || sent++ >= 64) return clearInterval(timer);
+          if (socket.destroyed || sent++ >= 300) return clearInterval(timer);
           socket.write(`400\r\n${' '.repeat(0x400)}\r\n`);
-        }, 5);
+        }, 10);
       },
       5_000,
     );
@@ -147,7 +147,7 @@ describe('request body limit (BODY_LIMIT_BYTES=4096)', () => {
     assert.equal(answer.status, 413, result.text);
     assert.deepEqual(answer.body, { error: 'The request body is too large.' });
     assert.notEqual(result.closedAfterMs, null, 'the connection is closed after the 413');
-    assert.ok(result.closedAfterMs! < 64 * 5, `closed only after ${result.closedAfterMs} ms`);
+    assert.ok(result.closedAfterMs! < 1_500, `closed only after ${result.closedAfterMs} ms`);
     assert.deepEqual(await listNames(owner), before);
   });
 
@@ -324,6 +324,8 @@ describe('timeouts: slow and idle clients are disconnected, event streams are no
   const CHECK_SLACK_MS = 400;
   /** Node keeps an idle keep-alive socket 1 s past keepAliveTimeout (its announced timeout=). */
   const NODE_KEEP_ALIVE_BUFFER_MS = 1_000;
+  /** Room for a busy machine; each bound is still far below the defaults (tens of seconds) it proves are replaced. */
+  const LOAD_SLACK_MS = 700;
   let server: TestServer;
   let owner: Actor;
   before(async () => {
@@ -342,7 +344,10 @@ describe('timeouts: slow and idle clients are disconnected, event streams are no
     const head = `GET /v1/me HTTP/1.1\r\nHost: tasklane.test\r\nx-api-key: ${owner.key}\r\n\r\n`;
     const result = await rawExchange(server.url, (socket) => dribble(socket, head, 50), 5_000);
     assert.notEqual(result.closedAfterMs, null, `still open after 5 s: ${result.text}`);
-    assert.ok(result.closedAfterMs! <= HEADERS_MS + CHECK_SLACK_MS + 200, `closed after ${result.closedAfterMs} ms`);
+    assert.ok(
+      result.closedAfterMs! <= HEADERS_MS + CHECK_SLACK_MS + LOAD_SLACK_MS,
+      `closed after ${result.closedAfterMs} ms`,
+    );
     assert.ok(result.closedAfterMs! >= HEADERS_MS - 50, `closed too early (${result.closedAfterMs} ms)`);
     assert.deepEqual(parseAnswer(result.text), {
       status: 408,
@@ -353,7 +358,10 @@ describe('timeouts: slow and idle clients are disconnected, event streams are no
   test('a connection that sends nothing is closed within HEADERS_TIMEOUT_MS', async () => {
     const result = await rawExchange(server.url, () => {}, 5_000);
     assert.notEqual(result.closedAfterMs, null, 'still open after 5 s');
-    assert.ok(result.closedAfterMs! <= HEADERS_MS + CHECK_SLACK_MS + 200, `closed after ${result.closedAfterMs} ms`);
+    assert.ok(
+      result.closedAfterMs! <= HEADERS_MS + CHECK_SLACK_MS + LOAD_SLACK_MS,
+      `closed after ${result.closedAfterMs} ms`,
+    );
   });
 
   test('a body that stalls halfway gets 408 {"error"} within REQUEST_TIMEOUT_MS and creates nothing', async () => {
@@ -365,7 +373,10 @@ describe('timeouts: slow and idle clients are disconnected, event streams are no
       5_000,
     );
     assert.notEqual(result.closedAfterMs, null, `still open after 5 s: ${result.text}`);
-    assert.ok(result.closedAfterMs! <= REQUEST_MS + CHECK_SLACK_MS + 200, `closed after ${result.closedAfterMs} ms`);
+    assert.ok(
+      result.closedAfterMs! <= REQUEST_MS + CHECK_SLACK_MS + LOAD_SLACK_MS,
+      `closed after ${result.closedAfterMs} ms`,
+    );
     assert.equal(parseAnswer(result.text).status, 408, result.text);
     assert.deepEqual(await listNames(owner), before);
   });
@@ -380,7 +391,10 @@ describe('timeouts: slow and idle clients are disconnected, event streams are no
       5_000,
     );
     assert.notEqual(result.closedAfterMs, null, 'still open after 5 s');
-    assert.ok(result.closedAfterMs! <= REQUEST_MS + CHECK_SLACK_MS + 200, `closed after ${result.closedAfterMs} ms`);
+    assert.ok(
+      result.closedAfterMs! <= REQUEST_MS + CHECK_SLACK_MS + LOAD_SLACK_MS,
+      `closed after ${result.closedAfterMs} ms`,
+    );
   });
 
   test('an idle keep-alive connection is closed after KEEP_ALIVE_TIMEOUT_MS', async () => {
@@ -393,7 +407,7 @@ describe('timeouts: slow and idle clients are disconnected, event streams are no
     assert.match(result.text, /connection: keep-alive/i);
     assert.notEqual(result.closedAfterMs, null, 'still open after 5 s');
     assert.ok(
-      result.closedAfterMs! <= KEEP_ALIVE_MS + NODE_KEEP_ALIVE_BUFFER_MS + 300,
+      result.closedAfterMs! <= KEEP_ALIVE_MS + NODE_KEEP_ALIVE_BUFFER_MS + LOAD_SLACK_MS,
       `closed after ${result.closedAfterMs} ms`,
     );
   });
