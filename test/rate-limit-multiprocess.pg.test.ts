@@ -2,11 +2,14 @@
  * Rate limits with several `tasklane serve` processes on one PostgreSQL database: the processes
  * count in one table, so a budget is shared rather than multiplied by the number of processes,
  * also when the requests arrive at all of them at once. If the counters cannot be read the
- * processes go on answering, unlimited, and limit again once they can. PostgreSQL only.
+ * processes go on answering, unlimited, and limit again once they can; with PostgreSQL down
+ * (a proxy that cuts the connections) nothing answers 500. PostgreSQL only.
  */
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { insertKey } from '../src/keys/keys.repository.js';
 import { openStore, type Store } from '../src/storage/database.js';
@@ -32,9 +35,43 @@ function statusCounts(responses: Response[]): Record<number, number> {
   return counts;
 }
 
+/** A TCP proxy to the PostgreSQL server of `databaseUrl` that can be cut (PostgreSQL down) and restored. */
+async function cuttableProxy(databaseUrl: string) {
+  const target = new URL(databaseUrl);
+  const sockets = new Set<net.Socket>();
+  let up = true;
+  const server = net.createServer((client) => {
+    if (!up) return client.destroy();
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const proxied = new URL(databaseUrl);
+  proxied.host = `127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  return {
+    url: proxied.toString(),
+    cut() {
+      up = false;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      up = true;
+    },
+    close: () => new Promise<void>((closed) => server.close(() => closed())),
+  };
+}
+
 describe('rate limits across several serve processes on one PostgreSQL database', { timeout: 4 * TIMEOUT }, () => {
   let database: TempDatabase;
   let servers: Serving[] = [];
+  /** One more process, whose connections to PostgreSQL pass through a proxy that can cut them. */
+  let proxy: Awaited<ReturnType<typeof cuttableProxy>>;
+  let behindProxy: Serving;
   /** A direct connection for making keys (as `tasklane admin` would, without its start-up time). */
   let store: Store;
 
@@ -49,13 +86,18 @@ describe('rate limits across several serve processes on one PostgreSQL database'
 
   before(async () => {
     database = await tempDatabase();
-    servers.push(await serve(database.url, ENV)); // the first migrates and bootstraps
-    servers.push(...(await Promise.all(Array.from({ length: PROCESSES - 1 }, () => serve(database.url, ENV)))));
+    proxy = await cuttableProxy(database.url);
+    // Started together: one migrates and bootstraps, the others wait for it.
+    [behindProxy, ...servers] = await Promise.all([
+      serve(proxy.url, ENV),
+      ...Array.from({ length: PROCESSES }, () => serve(database.url, ENV)),
+    ]);
     store = openStore(database.url);
   });
   after(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
+    await Promise.all([...servers, behindProxy].map((s) => s?.stop()));
     killAll();
+    await proxy?.close();
     await store?.close();
     await database?.remove();
   });
@@ -110,5 +152,33 @@ describe('rate limits across several serve processes on one PostgreSQL database'
     const res = await new Client(servers[0]!.url, key).get('/v1/me');
     assert.equal(res.status, 200, show(res));
     assert.equal(res.headers.get('ratelimit-remaining'), String(LIMIT - 1));
+  });
+
+  test('with PostgreSQL down, limited requests answer 503 {"error"} (or their own 401/404), never a 500, and are limited again once it is back', async () => {
+    try {
+      const key = await newKey();
+      const get = (path: string, headers: Record<string, string> = {}) => fetch(behindProxy.url + path, { headers });
+      assert.equal((await get('/v1/me', { 'x-api-key': key })).status, 200);
+      proxy.cut();
+      const down = await get('/v1/me', { 'x-api-key': key });
+      const body = await down.text();
+      assert.equal(down.status, 503, body);
+      assert.equal(down.headers.get('retry-after'), '1');
+      assert.deepEqual(Object.keys(JSON.parse(body)), ['error']);
+      // Neither needs the database to answer; the counters being gone must not change that.
+      assert.equal((await get('/v1/me')).status, 401);
+      assert.equal((await get('/v1/nope')).status, 404);
+      proxy.restore();
+      let back: globalThis.Response | undefined;
+      for (let attempt = 0; attempt < 50 && back?.status !== 200; attempt++) {
+        if (attempt > 0) await sleep(100);
+        back = await get('/v1/me', { 'x-api-key': key });
+        assert.ok(back.status === 200 || back.status === 503, `after restore: ${back.status}`);
+      }
+      assert.equal(back?.status, 200);
+      assert.equal(back?.headers.get('ratelimit-limit'), String(LIMIT));
+    } finally {
+      proxy.restore();
+    }
   });
 });

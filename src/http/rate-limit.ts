@@ -39,7 +39,8 @@ interface Usage {
   readonly refusal: string;
 }
 
-const secondsLeft = (usage: Usage) => Math.max(1, Math.ceil(usage.msLeft / 1000));
+const secondsUntil = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+const secondsLeft = (usage: Usage) => secondsUntil(usage.msLeft);
 const isSpent = (usage: Usage) => usage.hits > usage.limit;
 
 /** `limit` requests a window per bucket, counted in shared counters. */
@@ -63,16 +64,18 @@ class Budget {
   }
 
   /**
-   * Undefined when the counters are unreachable (PostgreSQL down): the request then goes
-   * unlimited instead of failing. Every /v1 request reads the database to authenticate, so an
+   * Undefined when the counters cannot be read or written (PostgreSQL down): the request then
+   * goes unlimited instead of failing. Every /v1 request reads the database to authenticate, so an
    * outage already answers 503 there; failing closed here would add nothing but a second way to
    * refuse everybody when only the counters' statement is slow.
    */
-  private async read(count: () => Promise<{ hits: number; msLeft: number }>, log: FastifyBaseLogger) {
+  private async read(
+    count: () => Promise<{ hits: number; msLeft: number }>,
+    log: FastifyBaseLogger,
+  ): Promise<Usage | undefined> {
     try {
       const { hits, msLeft } = await count();
-      const usage = { limit: this.limit, hits, msLeft, refusal: '' };
-      return { ...usage, refusal: this.refusal(this.limit, secondsLeft(usage)) };
+      return { limit: this.limit, hits, msLeft, refusal: this.refusal(this.limit, secondsUntil(msLeft)) };
     } catch (error) {
       log.warn({ err: error }, 'rate limit counters unavailable: request not limited');
       return undefined;
@@ -157,14 +160,15 @@ export function registerRateLimit(app: App, { store, config }: AppDeps): RateLim
           await authenticate(request, reply);
         } catch (failure) {
           const address = addressOf(request);
+          const byItsAddress = await byAddress.spend(address, request.log);
+          // One budget after the other, not both at once: under concurrency two counters could
+          // each refuse a different request at the boundary, admitting fewer than either allows.
           const failedAuthentication = failure instanceof AppError && failure.kind === 'unauthorized';
-          enforce(
-            reply,
-            await Promise.all([
-              byAddress.spend(address, request.log),
-              failedAuthentication ? failedAuth.recordFailure(address, request.log) : undefined,
-            ]),
-          );
+          const failures =
+            failedAuthentication && !(byItsAddress && isSpent(byItsAddress))
+              ? await failedAuth.recordFailure(address, request.log)
+              : undefined;
+          enforce(reply, [byItsAddress, failures]);
           throw failure;
         }
         const { kind, id } = request.caller.credential;
