@@ -107,11 +107,30 @@ export async function saveResponse(trx: Db, scope: RecordScope, sealed: string):
     .execute();
 }
 
-/** Deletes every record created before `expiredBefore`; returns how many. */
+/** Records deleted per statement when pruning: short statements, never a long lock or a timeout. */
+const PRUNE_BATCH = 1_000;
+
+/** Deletes every record created before `expiredBefore`, in batches; returns how many. */
 export async function pruneExpired(db: Db, expiredBefore: Date): Promise<number> {
-  const result = await withRecords(db)
-    .deleteFrom('idempotency_keys')
-    .where('created_at', '<', expiredBefore.toISOString())
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const records = withRecords(db);
+  let total = 0;
+  for (;;) {
+    const result = await records
+      .deleteFrom('idempotency_keys')
+      .where(({ eb, refTuple, selectFrom }) =>
+        eb(
+          refTuple('credential', 'team_id', 'key_hash'),
+          'in',
+          selectFrom('idempotency_keys')
+            .select(['credential', 'team_id', 'key_hash'])
+            .where('created_at', '<', expiredBefore.toISOString())
+            .limit(PRUNE_BATCH)
+            .$asTuple('credential', 'team_id', 'key_hash'),
+        ),
+      )
+      .executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    total += deleted;
+    if (deleted < PRUNE_BATCH) return total;
+  }
 }
