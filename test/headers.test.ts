@@ -75,14 +75,23 @@ describe('security headers and closed CORS (no CORS_ORIGINS)', () => {
     }
   });
 
-  test('the web app assets are nosniff and same-origin only', async () => {
+  test('the web app files, opened directly, carry the same policies and are same-origin only', async () => {
     const asset = readdirSync(`${WEB_ROOT}/assets`).find((name) => name.endsWith('.js'));
     assert.ok(asset, 'the web app is built (web/dist/assets)');
-    const res = await server.client().get(`/assets/${asset}`);
-    expectStatus(res, 200);
-    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
-    assert.equal(res.headers.get('cross-origin-resource-policy'), 'same-origin');
-    assert.equal(res.headers.get('x-frame-options'), 'DENY');
+    const page = await server.client().get('/', { accept: 'text/html' });
+    for (const path of [`/assets/${asset}`, '/index.html', '/favicon.svg']) {
+      const res = await server.client().get(path);
+      expectStatus(res, 200);
+      for (const header of [
+        'content-security-policy',
+        'x-content-type-options',
+        'x-frame-options',
+        'cross-origin-resource-policy',
+        'referrer-policy',
+      ]) {
+        assert.equal(res.headers.get(header), page.headers.get(header), `${path}: ${header}`);
+      }
+    }
   });
 
   test('every API answer, success or error, is nosniff and Cache-Control: no-store', async () => {

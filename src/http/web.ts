@@ -67,9 +67,11 @@ export async function registerWebApp(app: App): Promise<void> {
     index: false,
     decorateReply: false,
     setHeaders: (res, path) => {
-      res.header('x-content-type-options', 'nosniff');
-      // Scripts and styles are for this origin's pages only, not for embedding elsewhere.
-      res.header('cross-origin-resource-policy', 'same-origin');
+      // Every file gets the page's policies, so one opened directly (/index.html, an SVG) is no
+      // weaker than the page; for scripts and styles they cost nothing. CORP keeps them ours.
+      for (const [name, value] of Object.entries(WEB_PAGE_HEADERS)) {
+        if (name !== 'content-type' && name !== 'cache-control') res.header(name, value);
+      }
       // Vite names assets by content hash, so they never change under the same name.
       if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
     },
