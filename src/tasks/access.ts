@@ -3,14 +3,15 @@
  * are assigned to it, or are a member of a non-archived list it is attached to.
  * Used as the guard of single-task operations and, per row, in GET /v1/tasks.
  */
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type ExpressionWrapper, type SqlBool } from 'kysely';
 import type { Caller } from '../caller.js';
 import type { Db, Tables } from '../storage/schema.js';
 
-type TaskScope = ExpressionBuilder<Tables & { t: Tables['tasks'] }, 't'>;
+type TaskTables = Tables & { t: Tables['tasks'] };
+type TaskScope = ExpressionBuilder<TaskTables, 't'>;
 
 /** WHERE clause: task `t` is accessible to the user (a few index probes per task). */
-export function canAccess(eb: TaskScope, userId: string): Expression<SqlBool> {
+export function canAccess(eb: TaskScope, userId: string): ExpressionWrapper<TaskTables, 't', SqlBool> {
   return eb.or([
     eb('t.created_by', '=', userId),
     eb.exists(

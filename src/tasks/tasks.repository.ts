@@ -56,9 +56,23 @@ export interface TaskFilter {
   limit: number;
 }
 
-/** A task of this team, or undefined: another team's task is indistinguishable from a missing one. */
-export async function findTask(db: Db, teamId: string, taskId: number): Promise<TaskRow | undefined> {
-  return db.selectFrom('tasks').selectAll().where('id', '=', taskId).where('team_id', '=', teamId).executeTakeFirst();
+/**
+ * A task of this team, or undefined: another team's task is indistinguishable from a missing one.
+ * `accessible` says whether the caller may read and change it.
+ */
+export async function findTask(
+  db: Db,
+  caller: Caller,
+  taskId: number,
+): Promise<(TaskRow & { accessible: boolean }) | undefined> {
+  const row = await db
+    .selectFrom('tasks as t')
+    .selectAll('t')
+    .select((eb) => canAccess(eb, caller.userId).as('accessible'))
+    .where('t.id', '=', taskId)
+    .where('t.team_id', '=', caller.teamId)
+    .executeTakeFirst();
+  return row && { ...row, accessible: Boolean(row.accessible) };
 }
 
 /** `%`, `_` and `\` in a search match themselves. */
@@ -227,24 +241,33 @@ async function visibleListsOf(
   return groupBy(rows, (r) => ({ id: r.id, name: r.name }));
 }
 
-/** The full detail of one task the caller may access (call after the access check). */
-export async function findDetail(db: Db, caller: Caller, taskId: number): Promise<TaskDetail | undefined> {
+/**
+ * The full detail of one task of the caller's team; 'forbidden' when the caller may not access
+ * it, undefined when the team has no such task. The access check rides on the row's query.
+ */
+export async function findDetail(
+  db: Db,
+  caller: Caller,
+  taskId: number,
+): Promise<TaskDetail | 'forbidden' | undefined> {
   const row = await db
     .selectFrom('tasks as t')
     .innerJoin('task_statuses as s', 's.id', 't.status_id')
     .innerJoin('users as c', 'c.id', 't.created_by')
     .selectAll('t')
-    .select([
+    .select((eb) => [
       's.name as status_name',
       's.color as status_color',
       's.is_completed',
       'c.name as creator_name',
       'c.email as creator_email',
+      canAccess(eb, caller.userId).as('accessible'),
     ])
     .where('t.id', '=', taskId)
     .where('t.team_id', '=', caller.teamId)
     .executeTakeFirst();
   if (!row) return undefined;
+  if (!row.accessible) return 'forbidden';
 
   const [assignees, taskLists, parent, subtasks] = await Promise.all([
     assigneesOf(db, [taskId]),

@@ -12,16 +12,19 @@ import type { Store } from '../storage/database.js';
 import type { Db, TaskRow } from '../storage/schema.js';
 import { membersAmong, nextTaskNumber } from '../teams/teams.repository.js';
 import { recordEvent } from '../realtime/outbox.js';
-import { hasAccess, readersOf } from './access.js';
+import { readersOf } from './access.js';
 import * as tasks from './tasks.repository.js';
 import type { Person, TaskChanges, TaskDetail, TaskFilter, TaskSummary } from './tasks.repository.js';
+
+const taskNotFound = (rawTaskId: string) => notFound(`Task ${rawTaskId} not found.`);
+const noAccess = () => forbidden('You do not have access to this task.');
 
 /** The task, if it is in the caller's team and the caller may access it. */
 async function loadAccessibleTask(db: Db, caller: Caller, rawTaskId: string): Promise<TaskRow> {
   const taskId = toId(rawTaskId);
-  const row = taskId === null ? undefined : await tasks.findTask(db, caller.teamId, taskId);
-  if (!row) throw notFound(`Task ${rawTaskId} not found.`);
-  if (!(await hasAccess(db, caller, row.id))) throw forbidden('You do not have access to this task.');
+  const row = taskId === null ? undefined : await tasks.findTask(db, caller, taskId);
+  if (!row) throw taskNotFound(rawTaskId);
+  if (!row.accessible) throw noAccess();
   return row;
 }
 
@@ -30,8 +33,11 @@ export async function listTasks(store: Store, caller: Caller, filter: TaskFilter
 }
 
 export async function getTask(store: Store, caller: Caller, rawTaskId: string): Promise<TaskDetail> {
-  const row = await loadAccessibleTask(store.db, caller, rawTaskId);
-  return (await tasks.findDetail(store.db, caller, row.id))!;
+  const taskId = toId(rawTaskId);
+  const detail = taskId === null ? undefined : await tasks.findDetail(store.db, caller, taskId);
+  if (!detail) throw taskNotFound(rawTaskId);
+  if (detail === 'forbidden') throw noAccess();
+  return detail;
 }
 
 export interface NewTaskInput {
@@ -75,8 +81,8 @@ async function checkLists(db: Db, caller: Caller, listIds: number[]): Promise<Ma
 
 async function checkParent(db: Db, caller: Caller, parentId: number): Promise<TaskDetail['parent']> {
   const id = toId(parentId);
-  const parent = id === null ? undefined : await tasks.findTask(db, caller.teamId, id);
-  if (!parent || !(await hasAccess(db, caller, parent.id))) {
+  const parent = id === null ? undefined : await tasks.findTask(db, caller, id);
+  if (!parent?.accessible) {
     throw invalidInput(`parentId ${parentId} is not a task you can access.`);
   }
   return { id: parent.id, number: parent.number, title: parent.title };
