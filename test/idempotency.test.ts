@@ -8,10 +8,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { IDEMPOTENCY_TTL_MS, MESSAGES } from '../src/http/idempotency.js';
-import { pruneExpired } from '../src/http/idempotency-records.js';
+import { CONCURRENT_WAIT_MS, pruneExpired } from '../src/http/idempotency-records.js';
+import { IdempotencySeal } from '../src/http/idempotency-seal.js';
 import { insertKey } from '../src/keys/keys.repository.js';
 import { addListMember } from '../src/lists/lists.repository.js';
 import { hashPassword } from '../src/users/passwords.js';
@@ -19,7 +21,15 @@ import { insertUser } from '../src/users/users.repository.js';
 import { upsertMember } from '../src/teams/teams.repository.js';
 import type { Db } from '../src/storage/schema.js';
 import { createTestTeam, type Team } from './factories.js';
-import { expectError, expectStatus, show, startTestServer, type Response, type TestServer } from './harness.js';
+import {
+  expectError,
+  expectStatus,
+  show,
+  startTestServer,
+  TEST_STORE,
+  type Response,
+  type TestServer,
+} from './harness.js';
 
 const key = () => `retry-${randomUUID()}`;
 const withKey = (idempotencyKey: string) => ({ 'idempotency-key': idempotencyKey });
@@ -381,4 +391,74 @@ describe('Idempotency-Key: the change and its saved response commit together', (
     assert.equal(retry.headers.get('idempotent-replayed'), null);
     assert.equal(await countRows(db, 'tasks', team.id), 1);
   });
+});
+
+describe('Idempotency-Key: a retry waits for the request that holds the key', () => {
+  let server: TestServer;
+  let team: Team;
+  before(async () => {
+    server = await startTestServer();
+    team = await createTestTeam(server);
+  });
+  after(() => server.close());
+
+  /**
+   * Plays "the first request": holds the key's reservation in an open transaction, as a running
+   * request does, for `ms`; then commits it with `response` sealed in, or rolls it back.
+   */
+  async function holdKey(k: string, body: unknown, ms: number, response?: string) {
+    const seal = new IdempotencySeal(team.owner.key, k);
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const done = server.store
+      .transaction(async (trx) => {
+        await sql`insert into idempotency_keys (credential, team_id, key_hash, fingerprint, response, created_at)
+          values (${`key:${team.owner.keyId}`}, ${team.id}, ${seal.keyHash},
+                  ${seal.fingerprint('POST', '/v1/tasks', body)}, null, ${new Date().toISOString()})`.execute(trx);
+        held();
+        await sleep(ms);
+        if (response === undefined) throw new Error('rolled back on purpose');
+        const sealed = seal.seal({
+          status: 201,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: response,
+        });
+        await sql`update idempotency_keys set response = ${sealed} where key_hash = ${seal.keyHash}`.execute(trx);
+      })
+      .catch(() => {});
+    await holding;
+    return { done };
+  }
+
+  test('a retry that arrives while the first request runs waits for it, then replays its answer', async () => {
+    const k = key();
+    const body = { title: 'Slow first' };
+    const first = await holdKey(k, body, 1_000, '{"answer":"of the first request"}');
+    const started = Date.now();
+    const retry = await team.owner.api.post('/v1/tasks', body, withKey(k));
+    await first.done;
+    assert.ok(Date.now() - started >= 900, `the retry did not wait (${Date.now() - started} ms)`);
+    assert.equal(expectStatus(retry, 201).answer, 'of the first request');
+    assert.equal(replayed(retry), 'true');
+    assert.equal(await countRows(server.store.db, 'tasks', team.id), 0);
+  });
+
+  test(
+    'PostgreSQL: the wait is bounded (409 with Retry-After), and once the holder rolls back the retry runs',
+    { skip: TEST_STORE !== 'postgres' && 'SQLite serializes writers on one lock; the bound is busy_timeout' },
+    async () => {
+      const k = key();
+      const body = { title: 'Stuck first' };
+      const first = await holdKey(k, body, CONCURRENT_WAIT_MS + 1_000);
+      const started = Date.now();
+      const busy = await team.owner.api.post('/v1/tasks', body, withKey(k));
+      expectError(busy, 409, MESSAGES.inProgress);
+      assert.equal(busy.headers.get('retry-after'), '1');
+      assert.ok(Date.now() - started >= CONCURRENT_WAIT_MS - 100, `gave up after ${Date.now() - started} ms`);
+      await first.done;
+      const retry = await team.owner.api.post('/v1/tasks', body, withKey(k));
+      expectStatus(retry, 201);
+      assert.equal(replayed(retry), null);
+    },
+  );
 });
