@@ -4,7 +4,6 @@
  * Used as the guard of single-task operations and, per row, in GET /v1/tasks.
  */
 import { sql, type ExpressionBuilder, type ExpressionWrapper, type SqlBool } from 'kysely';
-import type { Caller } from '../caller.js';
 import type { Db, Tables } from '../storage/schema.js';
 
 type TaskTables = Tables & { t: Tables['tasks'] };
@@ -37,17 +36,6 @@ export function canAccess(eb: TaskScope, userId: string): ExpressionWrapper<Task
         .where('m.user_id', '=', userId),
     ),
   ]);
-}
-
-/** Whether the caller may access the task with this id (which must be of the caller's team). */
-export async function hasAccess(db: Db, caller: Caller, taskId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('tasks as t')
-    .select('t.id')
-    .where('t.id', '=', taskId)
-    .where((eb) => canAccess(eb, caller.userId))
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** Every user who may access the task now: the audience of its realtime events. */
