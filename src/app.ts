@@ -154,7 +154,10 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
     message = validationMessage(error.validation as never, error.validationContext);
   } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     status = error.statusCode;
-    message = FRAMEWORK_MESSAGES[error.code] ?? (/^[A-Z]/.test(error.message) ? error.message : 'Bad request.');
+    // Only Fastify's own client errors speak for themselves; anything else thrown with a 4xx
+    // status could quote internals, so it gets a plain message.
+    const ownMessage = error.code?.startsWith('FST_') && /^[A-Z]/.test(error.message);
+    message = FRAMEWORK_MESSAGES[error.code] ?? (ownMessage ? error.message : 'Bad request.');
     if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
       message = FRAMEWORK_MESSAGES.FST_ERR_CTP_INVALID_JSON_BODY!;
     }

@@ -62,10 +62,16 @@ async function checkStatus(db: Db, caller: Caller, statusId: number): Promise<Ta
   return status;
 }
 
+/** The first few of many refused ids, so a message stays readable with up to 1,000 of them. */
+function someOf(ids: readonly (string | number)[]): string {
+  const shown = ids.slice(0, 5).join(', ');
+  return ids.length > 5 ? `${shown} and ${ids.length - 5} more` : shown;
+}
+
 /** The assignees as people, from the team members read; every one must be a member. */
 function assigneesAmong(members: Map<string, Person>, userIds: string[]): Person[] {
   const strangers = userIds.filter((id) => !members.has(id));
-  if (strangers.length > 0) throw invalidInput(`assigneeIds: ${strangers.join(', ')} are not members of this team.`);
+  if (strangers.length > 0) throw invalidInput(`assigneeIds: ${someOf(strangers)} are not members of this team.`);
   return userIds.map((id) => members.get(id)!);
 }
 
@@ -74,7 +80,7 @@ async function checkLists(db: Db, caller: Caller, listIds: number[]): Promise<Ma
   const usable = await usableLists(db, caller.teamId, caller.userId, listIds);
   const refused = listIds.filter((id) => !usable.has(id));
   if (refused.length > 0) {
-    throw invalidInput(`taskListIds: ${refused.join(', ')} are not lists you are a member of, or they are archived.`);
+    throw invalidInput(`taskListIds: ${someOf(refused)} are not lists you are a member of, or they are archived.`);
   }
   return usable;
 }
