@@ -11,7 +11,7 @@
  * RateLimit-Reset (the IETF draft's names); a refused one is 429 {"error"} with Retry-After.
  * If the counters cannot be reached, requests go unlimited rather than fail (see `Budget`).
  */
-import { normalizeIP } from '@fastify/rate-limit';
+import { isIPv6 } from 'node:net';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { openCounterStore, type CounterStore } from '../storage/rate-limit-counters.js';
 import type { App, AppDeps } from './app-types.js';
@@ -21,6 +21,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Marks routes behind authentication: they are counted by credential, once it is known. */
     countedByCredential?: boolean;
+    /** `false` exempts a route from every budget (the health check). */
+    rateLimit?: false;
   }
 }
 
@@ -83,8 +85,27 @@ class Budget {
   }
 }
 
-/** The address a per-address budget counts: IPv6 clients by their /64, as one host usually holds it. */
-const addressOf = (request: FastifyRequest) => normalizeIP(request.ip ?? 'unknown');
+/**
+ * The address a per-address budget counts: IPv4 as it is (also when mapped into IPv6), IPv6 by
+ * its /64, which one host or household usually holds whole.
+ */
+export function budgetAddress(ip: string): string {
+  if (!isIPv6(ip)) return ip;
+  const address = ip.split('%')[0]!.toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (mapped) return mapped[1]!;
+  const [head = '', tail] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+const addressOf = (request: FastifyRequest) => budgetAddress(request.ip ?? 'unknown');
 
 /** The stricter budget for failed authentication from one address (API keys, sessions and web sign-in). */
 export class FailedAuthBudget {
@@ -93,13 +114,13 @@ export class FailedAuthBudget {
   /** Throws 429 when the address has spent its budget; sign-in asks before it tries a password. */
   async check(address: string): Promise<void> {
     if (!this.budget) return;
-    const usage = await this.budget.peek(normalizeIP(address));
+    const usage = await this.budget.peek(budgetAddress(address));
     if (usage && usage.hits >= usage.limit) throw refuse({ ...usage, hits: usage.hits + 1 });
   }
 
   /** Counts one failure from the address, and returns the address's usage after it. */
   async recordFailure(address: string, log?: FastifyBaseLogger): Promise<Usage | undefined> {
-    return this.budget?.spend(normalizeIP(address), log);
+    return this.budget?.spend(budgetAddress(address), log);
   }
 }
 
