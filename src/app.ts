@@ -53,6 +53,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     clientErrorHandler: answerClientError,
+    // A malformed URL (`/v1/tasks/%`) fails before routing; without this Fastify answers it itself, not with {"error"}.
+    frameworkErrors: handleError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('hub', hub);
   // Event streams never end by themselves: end them first, or closing would wait forever.

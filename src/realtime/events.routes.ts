@@ -19,6 +19,10 @@ export function eventsRoutes(hub: EventHub) {
         },
       },
       async (request, reply) => {
+        // A HEAD answer has no body, so a stream would never send its head: answer the head and end.
+        if (request.method === 'HEAD') {
+          return reply.code(200).type('text/event-stream; charset=utf-8').header('cache-control', 'no-cache').send('');
+        }
         reply.hijack();
         const lastEventId = request.headers['last-event-id'];
         await hub.open(request.caller, Array.isArray(lastEventId) ? lastEventId[0] : lastEventId, reply.raw);

@@ -1,0 +1,233 @@
+/**
+ * Property-based fuzzing of every endpoint, derived from the OpenAPI document of a running
+ * server: generated path segments, query parameters, bodies and headers (valid values, wrong
+ * types, boundaries, huge and unicode strings, nulls, extra and missing fields, `__proto__`,
+ * repeated parameters, odd ids). For every request:
+ *
+ * - the answer is never a 5xx (nor a hang);
+ * - a 4xx body is exactly {"error": "<non-empty string>"} in JSON;
+ * - a 4xx leaves the database byte-for-byte as it was;
+ * - a success uses a status the route documents.
+ *
+ * FUZZ_RUNS cases per endpoint (default 20); `npm run fuzz` runs many more. FUZZ_SEED replays a
+ * run (the seed is printed on failure), FUZZ_ONLY="POST /v1/tasks" narrows it to one endpoint,
+ * FUZZ_PATH replays one case, FUZZ_SHRINK=1 shrinks a failure to a smaller one. With
+ * TASKLANE_TEST_STORE=postgres and TEST_DATABASE_URL it runs on PostgreSQL.
+ */
+import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
+import { after, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { insertKey } from '../src/keys/keys.repository.js';
+import { insertSession } from '../src/sessions/sessions.repository.js';
+import { hashPassword } from '../src/users/passwords.js';
+import { updateUser } from '../src/users/users.repository.js';
+import { describeRequest, requestArb, toRawRequest, type FuzzContext, type FuzzRequest } from './fuzz/requests.js';
+import type { Ref } from './fuzz/values.js';
+import { expectStatus, startTestServer, TEST_STORE, type TestServer } from './harness.js';
+import { errorBodyProblem, rawRequest, showRaw, type RawRequest, type RawResponse } from './raw-request.js';
+import { loadRouteTable, type ApiRoute } from './route-table.js';
+import { differences, snapshotDatabase } from './snapshot.js';
+import { createWorld, WORLD_PASSWORD, type World } from './world.js';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
+const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
+const ONLY = process.env.FUZZ_ONLY;
+const PATH = process.env.FUZZ_PATH;
+
+const server = await startTestServer();
+after(() => server.close());
+const table = await loadRouteTable(server);
+
+/**
+ * The objects requests name. A successful change may consume them (a deleted task, a revoked
+ * key, a signed-out session), so after one the fixture gets fresh objects before the next case.
+ */
+class Fixture {
+  private world: World | undefined;
+  private context: FuzzContext | undefined;
+
+  constructor(private readonly server: TestServer) {}
+
+  async current(): Promise<FuzzContext> {
+    this.world ??= await createWorld(this.server);
+    this.context ??= await this.renew(this.world);
+    return this.context;
+  }
+
+  /** The last request changed something: give the next one fresh objects. */
+  spoil(): void {
+    this.context = undefined;
+  }
+
+  private async renew(world: World): Promise<FuzzContext> {
+    const { db } = this.server.store;
+    const { owner, mate } = world;
+    await updateUser(db, owner.userId, { password_hash: await (passwordHash ??= hashPassword(WORLD_PASSWORD)) });
+    const session = await insertSession(db, owner.userId, world.teamId);
+    const spare = await insertKey(db, { teamId: world.teamId, userId: owner.userId, name: 'spare' });
+    const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Fuzzed list' }), 201);
+    expectStatus(await owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }), 201);
+    const task = expectStatus(
+      await owner.api.post('/v1/tasks', { title: 'Fuzzed task', taskListIds: [list.id], assigneeIds: [mate.userId] }),
+      201,
+    );
+    const values: Record<Ref['kind'], string | number> = {
+      list: list.id,
+      task: task.id,
+      status: world.statusId,
+      user: mate.userId,
+      team: world.teamId,
+      key: spare.row.id,
+      email: owner.email,
+      password: WORLD_PASSWORD,
+    };
+    return { key: owner.key, session, resolve: (ref) => values[ref.kind] };
+  }
+}
+let passwordHash: Promise<string> | undefined;
+
+/** How often each known bug came up in this run (printed at the end). */
+const knownBugHits = new Map<string, number>();
+
+/** A row added to the idempotency records (see src/http/idempotency.ts). */
+const IDEMPOTENCY_RECORD = /^idempotency_keys: \+ /;
+
+/** What is wrong with the answer to one generated request, or undefined when nothing is. */
+async function check(route: ApiRoute, fixture: Fixture, request: FuzzRequest): Promise<void> {
+  const context = await fixture.current();
+  const raw = toRawRequest(route, request, context);
+  const before = await snapshotDatabase(server.store.db);
+  const response = await rawRequest(server.url, { ...raw, timeoutMs: 10_000 });
+  const fail = (problem: string) => {
+    throw new Error(`${problem}\n  request: ${describeRequest(raw)}\n  response: ${showRaw(response)}`);
+  };
+
+  const known = KNOWN_BUGS.find((bug) => bug.matches(raw, response));
+  if (known) {
+    knownBugHits.set(known.name, (knownBugHits.get(known.name) ?? 0) + 1);
+    return;
+  }
+  if (response.status >= 500) fail(`a server error (${response.status})`);
+  if (response.status < 200 || (response.status >= 300 && response.status < 400)) {
+    fail(`an unexpected status ${response.status}`);
+  }
+  if (response.status >= 400) {
+    const problem = errorBodyProblem(response);
+    if (problem) fail(`a ${response.status} whose body is not exactly {"error": "<message>"}: ${problem}`);
+    const changes = differences(before, await snapshotDatabase(server.store.db)).filter(
+      // A keyed POST records its answer, a refusal too, so that a retry gets the same answer:
+      // that record of the request is the one row a refused request may add.
+      (line) => !(IDEMPOTENCY_RECORD.test(line) && raw.headers?.['idempotency-key'] !== undefined),
+    );
+    if (changes.length > 0) {
+      fail(`a refused request (${response.status}) changed stored data:\n    ${changes.slice(0, 8).join('\n    ')}`);
+    }
+    return;
+  }
+  if (!route.successStatuses.includes(response.status)) {
+    fail(`a success status the route does not document (${route.successStatuses.join('/')})`);
+  }
+  if (!response.stream && response.body === undefined) fail('a success whose body is not JSON');
+  if (route.method !== 'GET') fixture.spoil();
+}
+
+/**
+ * Bugs the fuzzer found that are not fixed yet, each shown by a `todo` test below. The random
+ * cases skip exactly these failures so the suite stays green for everything else; delete an
+ * entry once its todo test passes.
+ */
+const KNOWN_BUGS: { name: string; matches: (request: RawRequest, response: RawResponse) => boolean }[] = [
+  {
+    name: 'deeply nested JSON body with an Idempotency-Key → 500 (stack overflow fingerprinting the body)',
+    matches: (request, response) =>
+      response.status === 500 &&
+      request.headers?.['idempotency-key'] !== undefined &&
+      /\[{1000}/.test(String(request.body ?? '')),
+  },
+];
+
+describe('requests the fuzzer found mishandled, kept as fixed cases', () => {
+  test('a malformed percent-encoding in the path (GET /v1/tasks/%) is a 400 {"error"}, not Fastify\'s own body', async () => {
+    const { key } = await new Fixture(server).current();
+    for (const path of ['/v1/tasks/%', '/v1/lists/%zz/archive', '/v1/%E0%A4%A']) {
+      const response = await rawRequest(server.url, { method: 'GET', path, headers: { 'x-api-key': key } });
+      assert.equal(response.status, 400, showRaw(response));
+      assert.equal(errorBodyProblem(response), undefined, showRaw(response));
+      assert.equal(response.body.error, 'The URL is malformed.');
+    }
+  });
+
+  test(
+    'a deeply nested JSON body sent with an Idempotency-Key is a 4xx like without the key, not a 500',
+    {
+      todo:
+        'src/http/idempotency-seal.ts canonicalJson overflows the stack on ~3,000 levels of nesting ' +
+        '(RangeError: Maximum call stack size exceeded → 500); it should refuse or bound the depth',
+    },
+    async () => {
+      const { key } = await new Fixture(server).current();
+      const body = `{"title":"Nested","parentId":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+      const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+      const plain = await rawRequest(server.url, { method: 'POST', path: '/v1/tasks', headers, body });
+      assert.equal(plain.status, 400, showRaw(plain));
+      const keyed = await rawRequest(server.url, {
+        method: 'POST',
+        path: '/v1/tasks',
+        headers: { ...headers, 'idempotency-key': 'nested-body' },
+        body,
+      });
+      assert.ok(keyed.status >= 400 && keyed.status < 500, showRaw(keyed));
+      assert.equal(errorBodyProblem(keyed), undefined, showRaw(keyed));
+    },
+  );
+
+  test('HEAD /v1/events answers its head at once instead of holding the connection open', async () => {
+    const { key } = await new Fixture(server).current();
+    const response = await rawRequest(server.url, {
+      method: 'HEAD',
+      path: '/v1/events',
+      headers: { 'x-api-key': key },
+      timeoutMs: 3000,
+    });
+    assert.equal(response.status, 200);
+  });
+});
+
+describe(`fuzzing every endpoint from its OpenAPI schema (${TEST_STORE}, ${RUNS} cases each, FUZZ_SEED=${SEED})`, () => {
+  test('the fuzzer sees every registered /v1 and /auth route (none hidden from OpenAPI)', () => {
+    assert.deepEqual(table.problems, [], table.problems.join('\n'));
+  });
+
+  // HEAD routes are their GET without a body: fuzzing the GET covers them.
+  const routes = table.routes.filter((r) => r.method !== 'HEAD' && (!ONLY || r.name === ONLY));
+  if (ONLY) assert.ok(routes.length > 0, `FUZZ_ONLY="${ONLY}" names no route`);
+
+  after(() => {
+    for (const [name, hits] of knownBugHits) console.log(`fuzz: known bug hit ${hits} time(s), not counted: ${name}`);
+  });
+
+  for (const route of routes) {
+    test(`${route.name}: never a 5xx; every 4xx is exactly {"error"} and changes nothing`, async () => {
+      const fixture = new Fixture(server);
+      try {
+        await fc.assert(
+          fc.asyncProperty(requestArb(route), (request) => check(route, fixture, request)),
+          {
+            numRuns: RUNS,
+            seed: SEED,
+            path: PATH,
+            // Each shrinking step is a real request and snapshot: shrinking can take minutes, so only on demand.
+            endOnFailure: process.env.FUZZ_SHRINK !== '1',
+            includeErrorInReport: true,
+          },
+        );
+      } catch (error) {
+        const replay = `FUZZ_SEED=${SEED} FUZZ_ONLY="${route.name}" TASKLANE_TEST_STORE=${TEST_STORE} node --test dist/test/fuzz.test.js`;
+        throw new Error(
+          `${(error as Error).message}\n\nReplay: ${replay} (add FUZZ_PATH=<path above> to run only the failing case)`,
+        );
+      }
+    });
+  }
+});

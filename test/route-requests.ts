@@ -1,0 +1,253 @@
+/**
+ * A valid request for any route of the route table, made from its OpenAPI schemas: path
+ * parameters and id-like body fields name the world's objects (or, for comparison, ids that do
+ * not exist), other required fields get a value their schema accepts. What should happen to the
+ * request follows from who sends it and which objects it names. A route whose inputs cannot be
+ * filled this way throws CannotExercise, so the test fails and says what to teach it.
+ */
+import type { RawRequest } from './raw-request.js';
+import type { ApiRoute, JsonSchema } from './route-table.js';
+import { isIdLike, refKindOf, typesOf } from './fuzz/arbitraries.js';
+import type { RefKind } from './fuzz/values.js';
+import type { World, WorldActor } from './world.js';
+
+export class CannotExercise extends Error {}
+
+/** Who sends the request: the world's owner, its teammate without access, another team's owner, or nobody. */
+export type Who = 'owner' | 'outsider' | 'stranger' | 'anonymous';
+export const EVERYONE: readonly Who[] = ['anonymous', 'stranger', 'outsider', 'owner'];
+
+/** Objects a request can name, and who in the world may use them. */
+type ObjectKind = Exclude<RefKind, 'email' | 'password'>;
+const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
+  owner: new Set(['list', 'task', 'status', 'user', 'team', 'key']),
+  // A teammate sees the team's statuses and members, but not the private list, task or the owner's keys.
+  outsider: new Set(['status', 'user', 'team']),
+  stranger: new Set(),
+};
+
+/** Ids that exist nowhere: what a refused reference is compared with, so it reveals nothing. */
+const MISSING_NUMBER = 2_147_480_001;
+const MISSING_UUID = '00000000-0000-4000-8000-000000000001';
+
+export interface Reference {
+  kind: ObjectKind;
+  where: 'path' | 'body';
+  name: string;
+  value: string | number;
+}
+
+export interface MatrixRequest {
+  raw: RawRequest;
+  references: Reference[];
+}
+
+/**
+ * The body variants worth sending: `refs` (required fields and every field naming an object)
+ * and, when it differs, `minimal` (required fields only, which a teammate may well be allowed).
+ */
+export function bodyVariants(route: ApiRoute): ('refs' | 'minimal')[] {
+  if (!route.body) return ['refs'];
+  const properties = Object.entries((route.body.schema.properties ?? {}) as Record<string, JsonSchema>);
+  const required = new Set<string>(route.body.schema.required ?? []);
+  const optionalRefs = properties.filter(([name, schema]) => !required.has(name) && isIdLike(name, schema));
+  return optionalRefs.length > 0 ? ['refs', 'minimal'] : ['refs'];
+}
+
+function actorOf(world: World, who: Who): WorldActor | undefined {
+  return who === 'anonymous' ? undefined : world[who];
+}
+
+function realValue(world: World, kind: ObjectKind): string | number {
+  switch (kind) {
+    case 'list':
+      return world.listId;
+    case 'task':
+      return world.taskId;
+    case 'status':
+      return world.statusId;
+    case 'user':
+      return world.mate.userId;
+    case 'team':
+      return world.teamId;
+    case 'key':
+      return world.spareKeyId;
+  }
+}
+
+function missingValue(kind: ObjectKind): string | number {
+  return kind === 'list' || kind === 'task' || kind === 'status' ? MISSING_NUMBER : MISSING_UUID;
+}
+
+/** A value the schema accepts, for a field that names no object. */
+function example(schema: JsonSchema, where: string): unknown {
+  if (Array.isArray(schema.enum)) return schema.enum.find((v: unknown) => v !== null) ?? null;
+  const types = typesOf(schema);
+  if (types.includes('string')) {
+    if (schema.format === 'date') return '2030-01-15';
+    if (schema.format === 'date-time') return '2030-01-15T12:00:00Z';
+    const candidates = ['Matrix sample', 'a', '1', 'x'.repeat(schema.minLength ?? 1)];
+    const fit = candidates.find(
+      (s) =>
+        s.length >= (schema.minLength ?? 0) &&
+        s.length <= (schema.maxLength ?? Infinity) &&
+        (schema.pattern === undefined || new RegExp(schema.pattern, 'u').test(s)),
+    );
+    if (fit !== undefined && schema.format === undefined) return fit;
+  }
+  if (types.includes('integer') || types.includes('number')) return schema.minimum ?? 1;
+  if (types.includes('boolean')) return true;
+  if (types.includes('array')) return [];
+  if (types.includes('object')) return {};
+  if (types.includes('null')) return null;
+  throw new CannotExercise(`${where}: cannot make a valid value for the schema ${JSON.stringify(schema)}`);
+}
+
+/**
+ * The request `who` sends to `route` in the world; with `missing`, every object it names is
+ * replaced by an id that does not exist.
+ */
+export function buildMatrixRequest(
+  route: ApiRoute,
+  world: World,
+  who: Who,
+  variant: 'refs' | 'minimal',
+  missing = false,
+): MatrixRequest {
+  const actor = actorOf(world, who);
+  const references: Reference[] = [];
+  const refer = (name: string, schema: JsonSchema, where: 'path' | 'body'): string | number | undefined => {
+    const kind = refKindOf(name, schema);
+    if (kind === 'email') return actor?.email ?? world.owner.email;
+    if (kind === 'password') return /new/i.test(name) ? 'a brand new password' : (actor?.password ?? 'no password');
+    if (!kind) {
+      if (!isIdLike(name, schema)) return undefined;
+      throw new CannotExercise(
+        `${route.name}: ${where} field "${name}" holds an id, but the matrix does not know which object it names; ` +
+          'teach refKindOf in test/fuzz/arbitraries.ts (and USABLE_BY in test/route-requests.ts) about it',
+      );
+    }
+    const value = missing ? missingValue(kind) : realValue(world, kind);
+    references.push({ kind, where, name, value });
+    return value;
+  };
+
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const param = route.pathParams.find((p) => p.name === name);
+    const value = refer(name, param?.schema ?? {}, 'path');
+    if (value === undefined) {
+      throw new CannotExercise(
+        `${route.name}: the matrix does not know which object the path parameter {${name}} names; ` +
+          'teach refKindOf in test/fuzz/arbitraries.ts about it',
+      );
+    }
+    return encodeURIComponent(String(value));
+  });
+
+  let body: string | undefined;
+  if (route.body) {
+    const schema = route.body.schema;
+    const required = new Set<string>(schema.required ?? []);
+    const fields: Record<string, unknown> = {};
+    const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
+    for (const [name, fieldSchema] of properties) {
+      const isRef = isIdLike(name, fieldSchema);
+      if (!required.has(name) && !(variant === 'refs' && isRef)) continue;
+      const value = refer(name, fieldSchema, 'body');
+      const arrayOf = typesOf(fieldSchema).includes('array');
+      fields[name] =
+        value === undefined ? example(fieldSchema, `${route.name} body field "${name}"`) : arrayOf ? [value] : value;
+    }
+    // An update with nothing to change proves little: change the first plain field.
+    if (Object.keys(fields).length === 0 && properties.length > 0) {
+      const [name, fieldSchema] = properties.find(([n, s]) => !isIdLike(n, s)) ?? properties[0]!;
+      fields[name] = refer(name, fieldSchema, 'body') ?? example(fieldSchema, `${route.name} body field "${name}"`);
+    }
+    body = JSON.stringify(fields);
+  }
+
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (actor && route.credential === 'session') {
+    headers.cookie = `tasklane_session=${actor.session.token}`;
+    headers['x-csrf-token'] = actor.session.csrfToken;
+  } else if (actor && route.credential === 'key') {
+    headers['x-api-key'] = actor.key;
+  }
+  return { raw: { method: route.method, path, headers, body }, references };
+}
+
+export type Expectation =
+  | { outcome: 'allowed' }
+  | {
+      outcome: 'refused';
+      /** Undefined: any 4xx. */
+      status?: number;
+      message?: string;
+      /** The answer must be the one an id that does not exist gets: it reveals nothing. */
+      likeMissing: boolean;
+      why: string;
+    };
+
+const OUTSIDER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => { status: number; message: string }>> = {
+  // The spec: same team without access → 403 with these exact messages.
+  list: () => ({ status: 403, message: 'You do not have access to this list.' }),
+  task: () => ({ status: 403, message: 'You do not have access to this task.' }),
+  // A teammate's key is private: as if it did not exist.
+  key: (id) => ({ status: 404, message: `API key ${id} not found.` }),
+};
+
+const STRANGER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => string>> = {
+  list: (id) => `List ${id} not found.`,
+  task: (id) => `Task ${id} not found.`,
+  key: (id) => `API key ${id} not found.`,
+};
+
+/** What must happen when `who` sends a request naming `references`. */
+export function expectationFor(route: ApiRoute, who: Who, references: Reference[]): Expectation {
+  if (route.credential === 'public') return { outcome: 'allowed' };
+  if (who === 'anonymous') {
+    return { outcome: 'refused', status: 401, likeMissing: false, why: 'no credentials' };
+  }
+  const usable = USABLE_BY[who];
+  const pathRef = references.find((r) => r.where === 'path' && !usable.has(r.kind));
+  if (pathRef && who === 'outsider') {
+    const refusal = OUTSIDER_REFUSALS[pathRef.kind]?.(pathRef.value);
+    return {
+      outcome: 'refused',
+      status: refusal?.status,
+      message: refusal?.message,
+      likeMissing: pathRef.kind === 'key',
+      why: `the path names a ${pathRef.kind} the teammate has no access to`,
+    };
+  }
+  if (pathRef) {
+    return {
+      outcome: 'refused',
+      status: 404,
+      message: STRANGER_REFUSALS[pathRef.kind]?.(pathRef.value),
+      likeMissing: true,
+      why: `the path names another team's ${pathRef.kind}`,
+    };
+  }
+  const bodyRef = references.find((r) => !usable.has(r.kind));
+  if (bodyRef) {
+    return {
+      outcome: 'refused',
+      likeMissing: true,
+      why: `the body field ${bodyRef.name} names a ${bodyRef.kind} the caller may not use`,
+    };
+  }
+  return { outcome: 'allowed' };
+}
+
+/** The message with every id the two requests named replaced, so their answers can be compared. */
+export function withoutIds(message: string, references: Reference[]): string {
+  let text = message;
+  const ids = [...references.map((r) => String(r.value)), String(MISSING_NUMBER), MISSING_UUID];
+  for (const id of ids.sort((a, b) => b.length - a.length)) {
+    const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    text = text.replace(new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'g'), '<id>');
+  }
+  return text;
+}

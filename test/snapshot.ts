@@ -1,0 +1,95 @@
+/**
+ * A byte-for-byte picture of the whole database: every table (found by introspection, so a
+ * table added by a new migration is included without anyone remembering), every row, in a
+ * stable order. Two snapshots are equal exactly when no stored data changed in between.
+ */
+import assert from 'node:assert/strict';
+import { sql, type Kysely } from 'kysely';
+
+/** One table's rows, each row an object of its columns, sorted by all columns. */
+export type Rows = Record<string, unknown>[];
+
+export interface DatabaseSnapshot {
+  tables: Record<string, Rows>;
+  /** Canonical text of `tables`: compare these for "nothing changed". */
+  text: string;
+}
+
+/**
+ * Columns that record how a credential is used rather than what a team stores: `last_used_at`
+ * is written (at most once a minute per key) by any authenticated request, refused or not.
+ * Leaving it out keeps "a refused request changed nothing" about the team's data.
+ */
+export const BOOKKEEPING_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  api_keys: ['last_used_at'],
+};
+
+/** Kysely's own tables: the migration history, not data. */
+const MIGRATION_TABLES = /^kysely_migration/;
+
+export interface SnapshotOptions {
+  /** Columns to leave out, by table; defaults to BOOKKEEPING_COLUMNS. */
+  ignoreColumns?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Reads every table of the database, rows ordered by all their columns. */
+export async function snapshotDatabase(db: Kysely<any>, options: SnapshotOptions = {}): Promise<DatabaseSnapshot> {
+  const ignore = options.ignoreColumns ?? BOOKKEEPING_COLUMNS;
+  const metadata = (await db.introspection.getTables())
+    .filter((table) => !table.isView && !MIGRATION_TABLES.test(table.name))
+    .sort((a, b) => qualified(a).localeCompare(qualified(b)));
+  const tables: Record<string, Rows> = {};
+  for (const table of metadata) {
+    const skipped = new Set(ignore[table.name] ?? []);
+    const columns = table.columns.map((c) => c.name).filter((name) => !skipped.has(name));
+    if (columns.length === 0) continue;
+    // ORDER BY every column, by position: a total order that needs no knowledge of keys.
+    const order = sql.raw(columns.map((_, i) => String(i + 1)).join(', '));
+    const { rows } = await sql<
+      Record<string, unknown>
+    >`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(qualified(table))} order by ${order}`.execute(
+      db,
+    );
+    tables[qualified(table)] = rows.map((row) => Object.fromEntries(columns.map((c) => [c, canonical(row[c])])));
+  }
+  return { tables, text: JSON.stringify(tables) };
+}
+
+function qualified(table: { name: string; schema?: string }): string {
+  return table.schema && table.schema !== 'public' ? `${table.schema}.${table.name}` : table.name;
+}
+
+/** Values as the drivers return them, made JSON-stable (bigint, Buffer, Date). */
+function canonical(value: unknown): unknown {
+  if (typeof value === 'bigint') return `${value}n`;
+  if (Buffer.isBuffer(value)) return `base64:${value.toString('base64')}`;
+  if (value instanceof Date) return `date:${value.toISOString()}`;
+  return value;
+}
+
+/** The rows added to and removed from each table between two snapshots (a changed row is both). */
+export function differences(before: DatabaseSnapshot, after: DatabaseSnapshot): string[] {
+  const lines: string[] = [];
+  const names = new Set([...Object.keys(before.tables), ...Object.keys(after.tables)]);
+  for (const name of [...names].sort()) {
+    const was = (before.tables[name] ?? []).map((row) => JSON.stringify(row));
+    const now = (after.tables[name] ?? []).map((row) => JSON.stringify(row));
+    const wasSet = new Set(was);
+    const nowSet = new Set(now);
+    const found = lines.length;
+    for (const row of was) if (!nowSet.has(row)) lines.push(`${name}: - ${row}`);
+    for (const row of now) if (!wasSet.has(row)) lines.push(`${name}: + ${row}`);
+    // Equal sets but different counts: a duplicated or vanished identical row.
+    if (lines.length === found && was.length !== now.length) lines.push(`${name}: ${was.length} rows → ${now.length}`);
+  }
+  return lines;
+}
+
+/** Fails, listing what changed (first lines), unless the two snapshots are byte-for-byte equal. */
+export function assertUnchanged(before: DatabaseSnapshot, after: DatabaseSnapshot, what: string): void {
+  if (before.text === after.text) return;
+  const changes = differences(before, after);
+  assert.fail(
+    `${what} changed stored data:\n  ${changes.slice(0, 12).join('\n  ')}${changes.length > 12 ? `\n  … ${changes.length - 12} more` : ''}`,
+  );
+}

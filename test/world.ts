@@ -1,0 +1,99 @@
+/**
+ * A small world to probe authorization in: a team whose owner has a private list (shared with
+ * one teammate) and a task on it, a teammate with no access to either, and a user of another
+ * team. Every actor has an API key, a web session and a password. The private objects carry
+ * marker strings, so any response can be searched for a leak.
+ */
+import { randomBytes } from 'node:crypto';
+import { insertKey } from '../src/keys/keys.repository.js';
+import { insertSession } from '../src/sessions/sessions.repository.js';
+import { listStatuses } from '../src/statuses/statuses.repository.js';
+import { hashPassword } from '../src/users/passwords.js';
+import { updateUser } from '../src/users/users.repository.js';
+import { createTestTeam, type Actor } from './factories.js';
+import { expectStatus, type TestServer } from './harness.js';
+
+export const WORLD_PASSWORD = 'a world of passwords';
+
+export interface WorldActor extends Actor {
+  password: string;
+  session: { token: string; csrfToken: string };
+}
+
+export interface World {
+  teamId: string;
+  /** Created the list and the task. */
+  owner: WorldActor;
+  /** On the list and assigned to the task. */
+  mate: WorldActor;
+  /** Same team, but neither on the list nor assigned to or creator of the task. */
+  outsider: WorldActor;
+  /** Owner of another team. */
+  stranger: WorldActor;
+  listId: number;
+  taskId: number;
+  /** The team's default status. */
+  statusId: number;
+  /** A second key of the owner's, for routes that name a key (revoking it leaves `owner.key` working). */
+  spareKeyId: string;
+  /** In the list's name and the task's title and description: only the owner and mate may see it. */
+  listMarker: string;
+  /** In the team's name and the teammates' names: nobody outside the team may see it. */
+  teamMarker: string;
+}
+
+// scrypt is slow on purpose: hash once per process, every actor shares the hash.
+let passwordHash: Promise<string> | undefined;
+
+async function equip(server: TestServer, actor: Actor): Promise<WorldActor> {
+  await updateUser(server.store.db, actor.userId, {
+    password_hash: await (passwordHash ??= hashPassword(WORLD_PASSWORD)),
+  });
+  const session = await insertSession(server.store.db, actor.userId, actor.teamId);
+  return { ...actor, password: WORLD_PASSWORD, session };
+}
+
+export async function createWorld(server: TestServer): Promise<World> {
+  const listMarker = `listsecret${randomBytes(5).toString('hex')}`;
+  const teamMarker = `teamsecret${randomBytes(5).toString('hex')}`;
+  const team = await createTestTeam(server, `Team ${teamMarker}`);
+  const owner = await equip(server, team.owner);
+  const mate = await equip(server, await team.member({ name: `Mate ${teamMarker}` }));
+  const outsider = await equip(server, await team.member({ name: `Outsider ${teamMarker}` }));
+  const stranger = await equip(server, (await createTestTeam(server)).owner);
+  const spare = await insertKey(server.store.db, {
+    teamId: team.id,
+    userId: owner.userId,
+    name: `Spare ${teamMarker}`,
+  });
+
+  const list = expectStatus(await owner.api.post('/v1/lists', { name: `List ${listMarker}`, color: 'Blue' }), 201);
+  expectStatus(await owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }), 201);
+  const task = expectStatus(
+    await owner.api.post('/v1/tasks', {
+      title: `Task ${listMarker}`,
+      description: `Description ${listMarker}`,
+      taskListIds: [list.id],
+      assigneeIds: [mate.userId],
+    }),
+    201,
+  );
+  const statuses = await listStatuses(server.store.db, team.id);
+  const statusId = statuses.find((s) => s.isDefault)?.id ?? statuses[0]!.id;
+  // Every key has been used once: later requests do not write its first `last used` time.
+  for (const actor of [owner, mate, outsider, stranger]) expectStatus(await actor.api.get('/v1/me'), 200);
+
+  return {
+    teamId: team.id,
+    owner,
+    mate,
+    outsider,
+    stranger,
+    listId: list.id,
+    taskId: task.id,
+    statusId,
+    spareKeyId: spare.row.id,
+    listMarker,
+    teamMarker,
+  };
+}
