@@ -1,80 +1,61 @@
 /**
- * The security suite: every /v1 route refuses a missing, unknown or revoked key, refuses a user
- * who has left the team, and hides another team's objects behind a plain 404. Plus the identity,
- * member and status reads every client starts with, and how keys are stored.
+ * The security suite: every /v1 and /auth route of the server's own route table refuses an
+ * unknown or revoked key and a user who has left the team, and changes nothing when it does.
+ * (No credentials, another team and a teammate without access are tried on every route by the
+ * authorization matrix, test/authz-matrix.test.ts.) Plus the identity, member and status reads
+ * every client starts with, and how keys are stored.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { insertKey, revokeKey } from '../src/keys/keys.repository.js';
+import { insertSession } from '../src/sessions/sessions.repository.js';
 import { insertStatus } from '../src/statuses/statuses.repository.js';
 import { deleteMember } from '../src/teams/teams.repository.js';
 import { createTestTeam, type Actor, type Team } from './factories.js';
-import {
-  expectError,
-  expectStatus,
-  show,
-  startTestServer,
-  type Client,
-  type Response,
-  type TestServer,
-} from './harness.js';
+import { expectError, expectStatus, show, startTestServer, type TestServer } from './harness.js';
+import { errorBodyProblem, rawRequest, showRaw, type RawRequest, type RawResponse } from './raw-request.js';
+import { buildMatrixRequest } from './route-requests.js';
+import { loadRouteTable, type ApiRoute } from './route-table.js';
+import { assertUnchanged, snapshotDatabase } from './snapshot.js';
+import { createWorld, type World } from './world.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-/** The objects a route's path and body can refer to. */
-interface Objects {
-  listId: number;
-  taskId: number;
-  /** A teammate who is a member of the list (for the list-member routes). */
-  userId: string;
+const server = await startTestServer();
+after(() => server.close());
+
+/** Every authenticated route, from the server's route table (a route added tomorrow is here too). */
+const ROUTES: ApiRoute[] = (await loadRouteTable(server)).routes.filter((r) => r.credential !== 'public');
+
+/** The owner's valid request to `route`, sent with other credentials instead of the owner's. */
+function withCredentials(route: ApiRoute, world: World, credentials: Record<string, string>): RawRequest {
+  const { raw } = buildMatrixRequest(route, world, 'owner', 'refs');
+  const headers = Object.fromEntries(
+    Object.entries(raw.headers ?? {}).filter(([name]) => !['x-api-key', 'cookie', 'x-csrf-token'].includes(name)),
+  );
+  return { ...raw, headers: { ...headers, ...credentials }, timeoutMs: 5000 };
 }
 
-interface Route {
-  /** `METHOD /path/{param}` exactly as the spec (or the list-member extension) names it. */
-  name: string;
-  body?: (o: Objects) => unknown;
-  /** The object the path names, whose cross-team 404 message the spec fixes. */
-  names?: 'list' | 'task';
-}
-
-/** Every /v1 route. Bodies are valid, so only authentication and authorization can refuse them. */
-const ROUTES: Route[] = [
-  { name: 'GET /v1/me' },
-  { name: 'GET /v1/lists' },
-  { name: 'POST /v1/lists', body: () => ({ name: 'Intruder list' }) },
-  { name: 'GET /v1/lists/{listId}', names: 'list' },
-  { name: 'PATCH /v1/lists/{listId}', body: () => ({ name: 'Hijacked', color: 'Red' }), names: 'list' },
-  { name: 'POST /v1/lists/{listId}/archive', names: 'list' },
-  { name: 'POST /v1/lists/{listId}/unarchive', names: 'list' },
-  { name: 'GET /v1/lists/{listId}/members', names: 'list' },
-  { name: 'POST /v1/lists/{listId}/members', body: (o) => ({ userId: o.userId }), names: 'list' },
-  { name: 'DELETE /v1/lists/{listId}/members/{userId}', names: 'list' },
-  { name: 'GET /v1/task-statuses' },
-  { name: 'GET /v1/users' },
-  { name: 'GET /v1/tasks' },
-  { name: 'POST /v1/tasks', body: () => ({ title: 'Intruder task' }) },
-  { name: 'GET /v1/tasks/{taskId}', names: 'task' },
-  { name: 'PATCH /v1/tasks/{taskId}', body: () => ({ title: 'Hijacked', priority: 'urgent' }), names: 'task' },
-  { name: 'DELETE /v1/tasks/{taskId}', names: 'task' },
-];
-
-/** Sends `route` through `client`, filling its path parameters and body from `objects`. */
-function call(client: Client, route: Route, objects: Objects): Promise<Response> {
-  const [method, template] = route.name.split(' ') as [string, string];
-  const path = template
-    .replace('{listId}', String(objects.listId))
-    .replace('{taskId}', String(objects.taskId))
-    .replace('{userId}', objects.userId);
-  return client.request(method, path, route.body ? { body: route.body(objects) } : {});
+/** Sends the request and checks that it was refused with `statuses` and {"error"}, changing nothing. */
+async function expectRefused(route: ApiRoute, request: RawRequest, statuses: number[]): Promise<RawResponse> {
+  const before = await snapshotDatabase(server.store.db);
+  const response = await rawRequest(server.url, request);
+  assert.ok(
+    statuses.includes(response.status),
+    `${route.name}: expected ${statuses.join(' or ')}, got ${showRaw(response)}`,
+  );
+  if (route.method !== 'HEAD') assert.equal(errorBodyProblem(response), undefined, showRaw(response));
+  assertUnchanged(before, await snapshotDatabase(server.store.db), `a refused ${route.name}`);
+  return response;
 }
 
 interface Fixture {
   team: Team;
   /** A teammate on the list and assigned to the task. */
   mate: Actor;
-  objects: Objects;
+  objects: { listId: number; taskId: number; userId: string };
 }
 
 /** A team whose owner has a list (shared with a teammate) and a task on it assigned to the teammate. */
@@ -105,16 +86,11 @@ async function snapshot(fixture: Fixture) {
   };
 }
 
-/** Lists and tasks stored for a team, straight from the database. */
-async function countRows(server: TestServer, teamId: string): Promise<{ lists: number; tasks: number }> {
-  const db = server.store.db;
-  const lists = await db.selectFrom('task_lists').select('id').where('team_id', '=', teamId).execute();
-  const tasks = await db.selectFrom('tasks').select('id').where('team_id', '=', teamId).execute();
-  return { lists: lists.length, tasks: tasks.length };
-}
-
 /** A fresh key for an existing actor, with a client that sends it. */
-async function newKey(server: TestServer, actor: Actor): Promise<{ id: string; key: string; api: Client }> {
+async function newKey(
+  server: TestServer,
+  actor: Actor,
+): Promise<{ id: string; key: string; api: ReturnType<TestServer['client']> }> {
   const { row, key } = await insertKey(server.store.db, { teamId: actor.teamId, userId: actor.userId, name: 'extra' });
   return { id: row.id, key, api: server.client(key) };
 }
@@ -123,115 +99,76 @@ async function newKey(server: TestServer, actor: Actor): Promise<{ id: string; k
 // Tests
 // ---------------------------------------------------------------------------------------------
 
-describe('security of every /v1 route', () => {
-  let server: TestServer;
+describe('security of every /v1 and /auth route', () => {
+  let world: World;
   before(async () => {
-    server = await startTestServer();
+    // Shared: every request below is refused, and each checks that it changed nothing.
+    world = await createWorld(server);
   });
-  after(() => server.close());
 
-  describe('a request without x-api-key gets 401 {"error"} and changes nothing', () => {
-    for (const route of ROUTES) {
-      test(route.name, async () => {
-        const fixture = await teamWithObjects(server);
-        const before = await snapshot(fixture);
-        const rowsBefore = await countRows(server, fixture.team.id);
-        expectError(await call(server.client(), route, fixture.objects), 401);
-        assert.deepEqual(await snapshot(fixture), before);
-        assert.deepEqual(await countRows(server, fixture.team.id), rowsBefore);
-      });
+  test('the route table lists the routes this suite must cover', () => {
+    const names = ROUTES.map((r) => r.name);
+    for (const known of ['GET /v1/me', 'POST /v1/tasks', 'DELETE /v1/api-keys/{keyId}', 'POST /auth/team']) {
+      assert.ok(names.includes(known), `the route table lost ${known}: ${names.join(', ')}`);
     }
   });
 
   describe('a request with an unknown key gets 401 {"error"} and changes nothing', () => {
     for (const route of ROUTES) {
       test(route.name, async () => {
-        const fixture = await teamWithObjects(server);
-        const before = await snapshot(fixture);
-        const rowsBefore = await countRows(server, fixture.team.id);
-        // One key shaped like a real one (the owner's with its last characters changed), one garbage.
-        const real = fixture.team.owner.key;
+        // One key shaped like a real one (the owner's with its last character changed), and garbage.
+        const real = world.owner.key;
         const lookalike = real.slice(0, -1) + (real.endsWith('A') ? 'B' : 'A');
         for (const key of [lookalike, 'not-a-key', ' ']) {
-          expectError(await call(server.client(key), route, fixture.objects), 401);
+          await expectRefused(route, withCredentials(route, world, { 'x-api-key': key }), [401]);
         }
-        assert.deepEqual(await snapshot(fixture), before);
-        assert.deepEqual(await countRows(server, fixture.team.id), rowsBefore);
       });
     }
   });
 
-  describe('a revoked key gets 401 on the very next request', () => {
+  describe('a revoked key gets 401 on the very next request, and changes nothing', () => {
     for (const route of ROUTES) {
       test(route.name, async () => {
-        const fixture = await teamWithObjects(server);
-        const key = await newKey(server, fixture.team.owner);
+        const key = await newKey(server, world.owner);
         expectStatus(await key.api.get('/v1/me'), 200); // the key works (and any cache is warm)
-        const before = await snapshot(fixture);
-        const rowsBefore = await countRows(server, fixture.team.id);
-
         assert.equal(await revokeKey(server.store.db, key.id), true);
-        expectError(await call(key.api, route, fixture.objects), 401);
-        assert.deepEqual(await snapshot(fixture), before);
-        assert.deepEqual(await countRows(server, fixture.team.id), rowsBefore);
+        await expectRefused(route, withCredentials(route, world, { 'x-api-key': key.key }), [401]);
         // The owner's other key is unaffected.
-        expectStatus(await fixture.team.owner.api.get('/v1/me'), 200);
+        expectStatus(await world.owner.api.get('/v1/me'), 200);
       });
     }
   });
 
-  describe('a user removed from the team: GET /v1/me 404 "Membership not found.", every other route 401 or 403', () => {
+  describe('a user removed from the team: GET /v1/me 404 "Membership not found.", every other route 401 or 403, nothing changed', () => {
     for (const route of ROUTES) {
       test(route.name, async () => {
-        const fixture = await teamWithObjects(server);
-        // The leaver created nothing but was on the list and assigned to the task; the list-member
-        // routes name another teammate.
-        const leaver = await fixture.team.member({ name: 'Leaver' });
-        const { listId, taskId } = fixture.objects;
-        expectStatus(await fixture.team.owner.api.post(`/v1/lists/${listId}/members`, { userId: leaver.userId }), 201);
-        expectStatus(await fixture.team.owner.api.patch(`/v1/tasks/${taskId}`, { assigneeIds: [leaver.userId] }), 200);
-        expectStatus(await leaver.api.get(`/v1/tasks/${taskId}`), 200); // access before leaving
-        expectStatus(await leaver.api.get('/v1/me'), 200);
-        const before = await snapshot(fixture);
-        const rowsBefore = await countRows(server, fixture.team.id);
+        // The leaver was on the list and assigned to the task; the request is the owner's, sent
+        // with the leaver's key (or session, for session routes).
+        const leaver = await world.team.member({ name: 'Leaver' });
+        expectStatus(await world.owner.api.post(`/v1/lists/${world.listId}/members`, { userId: leaver.userId }), 201);
+        const task = expectStatus(await world.owner.api.get(`/v1/tasks/${world.taskId}`), 200);
+        const assigneeIds = [...task.assignees.map((a: { id: string }) => a.id), leaver.userId];
+        expectStatus(await world.owner.api.patch(`/v1/tasks/${world.taskId}`, { assigneeIds }), 200);
+        const session = await insertSession(server.store.db, leaver.userId, world.teamId);
+        expectStatus(await leaver.api.get(`/v1/tasks/${world.taskId}`), 200); // access before leaving
+        assert.equal(await deleteMember(server.store.db, world.teamId, leaver.userId), true);
 
-        assert.equal(await deleteMember(server.store.db, fixture.team.id, leaver.userId), true);
-        const res = await call(leaver.api, route, fixture.objects);
-        if (route.name === 'GET /v1/me') {
-          expectError(res, 404, 'Membership not found.');
+        const credentials: Record<string, string> =
+          route.credential === 'session'
+            ? { cookie: `tasklane_session=${session.token}`, 'x-csrf-token': session.csrfToken }
+            : { 'x-api-key': leaver.key };
+        const request = withCredentials(route, world, credentials);
+        if (route.path === '/v1/me') {
+          const response = await expectRefused(route, request, [404]);
+          if (route.method === 'GET') assert.equal(response.body.error, 'Membership not found.');
         } else {
-          assert.ok(res.status === 401 || res.status === 403, `expected 401 or 403, got ${show(res)}`);
-          expectError(res, res.status);
+          await expectRefused(route, request, [401, 403]);
         }
-        // The list and task changed only by losing the leaver.
-        const now = await snapshot(fixture);
-        assert.deepEqual(now.list, before.list);
-        assert.equal(now.task.title, before.task.title);
-        assert.deepEqual(
-          now.members.map((m: { id: string }) => m.id).sort(),
-          before.members
-            .map((m: { id: string }) => m.id)
-            .filter((id: string) => id !== leaver.userId)
-            .sort(),
-        );
-        assert.deepEqual(await countRows(server, fixture.team.id), rowsBefore);
       });
     }
   });
 
-  describe('another team’s existing object is a 404 naming the id: never 403, never data', () => {
-    for (const route of ROUTES.filter((r) => r.names)) {
-      test(route.name, async () => {
-        const victim = await teamWithObjects(server);
-        const stranger = (await createTestTeam(server)).owner;
-        const before = await snapshot(victim);
-        const { listId, taskId } = victim.objects;
-        const message = route.names === 'list' ? `List ${listId} not found.` : `Task ${taskId} not found.`;
-        expectError(await call(stranger.api, route, victim.objects), 404, message);
-        assert.deepEqual(await snapshot(victim), before);
-      });
-    }
-
+  describe('another team’s objects stay hidden', () => {
     test('a stranger admin or owner gets the same 404 as a stranger member', async () => {
       const victim = await teamWithObjects(server);
       const other = await createTestTeam(server);

@@ -10,7 +10,7 @@ import { insertSession } from '../src/sessions/sessions.repository.js';
 import { listStatuses } from '../src/statuses/statuses.repository.js';
 import { hashPassword } from '../src/users/passwords.js';
 import { updateUser } from '../src/users/users.repository.js';
-import { createTestTeam, type Actor } from './factories.js';
+import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectStatus, type TestServer } from './harness.js';
 
 export const WORLD_PASSWORD = 'a world of passwords';
@@ -21,6 +21,7 @@ export interface WorldActor extends Actor {
 }
 
 export interface World {
+  team: Team;
   teamId: string;
   /** Created the list and the task. */
   owner: WorldActor;
@@ -84,6 +85,7 @@ export async function createWorld(server: TestServer): Promise<World> {
   for (const actor of [owner, mate, outsider, stranger]) expectStatus(await actor.api.get('/v1/me'), 200);
 
   return {
+    team,
     teamId: team.id,
     owner,
     mate,
