@@ -107,20 +107,25 @@ describe('tasklane admin', { timeout: 10 * TIMEOUT }, () => {
     },
   );
 
-  test('key create prints {id, key} and the key works against the running server', { timeout: TIMEOUT }, async () => {
-    const org = await admin(db.url, 'org', 'create', '--name', 'Keyed');
-    const user = await admin(db.url, 'user', 'create', '--email', `${randomUUID()}@example.test`, '--name', 'Kim');
-    await admin(db.url, 'member', 'add', '--org', org.id, '--user', user.id, '--role', 'owner');
-    const created = await admin(db.url, 'key', 'create', '--org', org.id, '--user', user.id, '--name', 'laptop');
-    assert.deepEqual(Object.keys(created).sort(), ['id', 'key']);
-    assert.equal(typeof created.key, 'string');
-    assert.ok(created.key.length >= 20);
-    assert.deepEqual(expectStatus(await new Client(server.url, created.key).get('/v1/me'), 200), {
-      user: { id: user.id, name: 'Kim', email: user.email },
-      team: { id: org.id, name: 'Keyed' },
-      role: 'owner',
-    });
-  });
+  test(
+    'key create prints {id, key, expiresAt} and the key works against the running server',
+    { timeout: TIMEOUT },
+    async () => {
+      const org = await admin(db.url, 'org', 'create', '--name', 'Keyed');
+      const user = await admin(db.url, 'user', 'create', '--email', `${randomUUID()}@example.test`, '--name', 'Kim');
+      await admin(db.url, 'member', 'add', '--org', org.id, '--user', user.id, '--role', 'owner');
+      const created = await admin(db.url, 'key', 'create', '--org', org.id, '--user', user.id, '--name', 'laptop');
+      assert.deepEqual(Object.keys(created).sort(), ['expiresAt', 'id', 'key']);
+      assert.equal(created.expiresAt, null, 'without --expires-* the key never expires');
+      assert.equal(typeof created.key, 'string');
+      assert.ok(created.key.length >= 20);
+      assert.deepEqual(expectStatus(await new Client(server.url, created.key).get('/v1/me'), 200), {
+        user: { id: user.id, name: 'Kim', email: user.email },
+        team: { id: org.id, name: 'Keyed' },
+        role: 'owner',
+      });
+    },
+  );
 
   test(
     'key revoke prints {revoked: true} and the running server refuses the key on its next request',

@@ -1,3 +1,4 @@
+/** api_keys: creation, lookup by hash, use, revocation, expiry and listings. Keys are stored only as sha256. */
 import { createHash, randomUUID } from 'node:crypto';
 import type { ApiKeyRow, Db, Role } from '../storage/schema.js';
 import { generateApiKey } from './key-format.js';
