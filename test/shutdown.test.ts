@@ -1,0 +1,195 @@
+/**
+ * Graceful shutdown of the real server (`tasklane serve` in a child process) on the store under
+ * test: SIGTERM while writes are in flight finishes each of them with a complete 2xx, ends the
+ * open event streams, exits 0, and everything it acknowledged is there after a restart.
+ */
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { once } from 'node:events';
+import { test } from 'node:test';
+import { Client, expectStatus, TEST_STORE, tempDatabase } from './harness.js';
+import { killAll, printedKey, serve, type Serving } from './processes.js';
+
+/** Longer than a clean shutdown needs on a loaded machine, far shorter than the harness's kill timer. */
+const SHUTDOWN_BOUND_MS = 15_000;
+
+interface Write {
+  method: 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  body: Record<string, unknown>;
+}
+
+interface Answer {
+  status: number;
+  text: string;
+  /** The whole body arrived (the connection was not cut). */
+  complete: boolean;
+}
+
+/**
+ * Sends the request line, the headers and half of the body, and leaves the request open: the
+ * server has begun it but cannot finish it until `finish()` sends the rest.
+ */
+function beginWrite(
+  baseUrl: string,
+  key: string,
+  write: Write,
+): { finish(): void; answer: Promise<Answer>; localPort: Promise<number> } {
+  const payload = Buffer.from(JSON.stringify(write.body));
+  const half = Math.floor(payload.length / 2);
+  const req = request(baseUrl + write.path, {
+    method: write.method,
+    agent: false,
+    headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': payload.length },
+  });
+  // A connection cut before the answer is complete becomes status 0, reported with the others.
+  const answer = new Promise<Answer>((resolve) => {
+    const cut = (error: Error) => resolve({ status: 0, text: error.message, complete: false });
+    req.on('error', cut);
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('error', cut);
+      res.on('close', () => resolve({ status: res.statusCode ?? 0, text, complete: res.complete }));
+    });
+  });
+  const localPort = new Promise<number>((resolve) =>
+    req.on('socket', (socket) => socket.once('connect', () => resolve(socket.localPort!))),
+  );
+  req.write(payload.subarray(0, half));
+  return { finish: () => void req.end(payload.subarray(half)), answer, localPort };
+}
+
+/** Client ports of the requests the server's log says it has begun ("incoming request"). */
+function begunPorts(log: string): Set<number> {
+  const ports = new Set<number>();
+  for (const line of log.split('\n')) {
+    if (!line.includes('"incoming request"')) continue;
+    try {
+      const entry = JSON.parse(line) as { req?: { remotePort?: number } };
+      if (entry.req?.remotePort) ports.add(entry.req.remotePort);
+    } catch {
+      // the last line may still be arriving
+    }
+  }
+  return ports;
+}
+
+/** Resolves once `condition()` holds; fails with `what` if it does not within the bound. */
+async function waitFor(condition: () => boolean, what: () => string): Promise<void> {
+  const deadline = Date.now() + SHUTDOWN_BOUND_MS;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function withinBound<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${SHUTDOWN_BOUND_MS} ms`)), SHUTDOWN_BOUND_MS);
+  });
+  return Promise.race([promise, bound]).finally(() => clearTimeout(timer));
+}
+
+/** Opens GET /v1/events; `ended` resolves to 'ended' on a clean end of the stream, else rejects. */
+async function openEventStream(server: Serving, key: string): Promise<{ ended: Promise<'ended'> }> {
+  const response = await fetch(`${server.url}/v1/events`, { headers: { 'x-api-key': key } });
+  assert.equal(response.status, 200);
+  const reader = response.body!.getReader();
+  const ended = (async () => {
+    while (!(await reader.read()).done);
+    return 'ended' as const;
+  })();
+  return { ended };
+}
+
+test(
+  `${TEST_STORE}: SIGTERM finishes every request in flight with a complete 2xx, ends event streams, exits 0, ` +
+    'and keeps every acknowledged write',
+  { timeout: 120_000 },
+  async () => {
+    const database = await tempDatabase();
+    try {
+      // info: each request logs "incoming request" once its headers are in, before its body is read.
+      const server = await serve(database.url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info' });
+      const { key } = printedKey(server.stdout());
+      const api = new Client(server.url, key);
+      const me = expectStatus(await api.get('/v1/me'), 200);
+      const list = expectStatus(await api.post('/v1/lists', { name: 'Before the signal' }), 201);
+      const [toPatch, toDelete] = [
+        expectStatus(await api.post('/v1/tasks', { title: 'to patch', taskListIds: [list.id] }), 201),
+        expectStatus(await api.post('/v1/tasks', { title: 'to delete', taskListIds: [list.id] }), 201),
+      ];
+      const stream = await openEventStream(server, key);
+
+      const creates = [1, 2, 3, 4].map((n) => ({
+        title: `in flight ${n}`,
+        priority: 'high',
+        taskListIds: [list.id],
+        assigneeIds: [me.user.id],
+      }));
+      const writes: Write[] = [
+        ...creates.map((body) => ({ method: 'POST' as const, path: '/v1/tasks', body })),
+        { method: 'PATCH', path: `/v1/tasks/${toPatch.id}`, body: { priority: 'urgent', dueDate: '2027-01-31' } },
+        { method: 'DELETE', path: `/v1/tasks/${toDelete.id}`, body: {} },
+        { method: 'POST', path: '/v1/lists', body: { name: 'In flight', color: 'Red' } },
+      ];
+      const inFlight = writes.map((write) => beginWrite(server.url, key, write));
+      const ports = await Promise.all(inFlight.map((write) => write.localPort));
+      await waitFor(
+        () => ports.every((port) => begunPorts(server.stdout()).has(port)),
+        () => `the server to begin all ${writes.length} requests; its log:\n${server.stdout()}`,
+      );
+
+      const exited = once(server.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      server.child.kill('SIGTERM');
+      // The streams end first (they would hold the shutdown open); then the writes may complete.
+      assert.equal(await withinBound(stream.ended, 'ending the event stream'), 'ended');
+      for (const write of inFlight) write.finish();
+      const answers = await withinBound(Promise.all(inFlight.map((write) => write.answer)), 'answering');
+      const [code, signal] = await withinBound(exited, 'exiting');
+
+      answers.forEach((answer, i) => {
+        const write = writes[i]!;
+        const expected = write.method === 'POST' ? 201 : 200;
+        const shown = `${write.method} ${write.path} → ${answer.status} ${answer.text}`;
+        assert.equal(answer.status, expected, shown);
+        assert.ok(answer.complete, `cut off: ${shown}`);
+        assert.doesNotThrow(() => JSON.parse(answer.text), `not whole JSON: ${shown}`);
+      });
+      assert.deepEqual([code, signal], [0, null], `exit after SIGTERM; stderr: ${server.stderr()}`);
+
+      // Everything acknowledged is there after a restart on the same database.
+      const again = await serve(database.url, { RATE_LIMIT_PER_MINUTE: '0' });
+      try {
+        const api2 = new Client(again.url, key);
+        for (const [i, body] of creates.entries()) {
+          const created = JSON.parse(answers[i]!.text);
+          const task = expectStatus(await api2.get(`/v1/tasks/${created.id}`), 200);
+          assert.equal(task.title, body.title);
+          assert.equal(task.priority, 'high');
+          assert.deepEqual(
+            task.taskLists.map((l: { id: number }) => l.id),
+            [list.id],
+          );
+          assert.deepEqual(
+            task.assignees.map((a: { id: string }) => a.id),
+            [me.user.id],
+          );
+        }
+        const patched = expectStatus(await api2.get(`/v1/tasks/${toPatch.id}`), 200);
+        assert.deepEqual([patched.priority, patched.dueDate], ['urgent', '2027-01-31']);
+        assert.equal((await api2.get(`/v1/tasks/${toDelete.id}`)).status, 404);
+        const lists = expectStatus(await api2.get('/v1/lists'), 200);
+        assert.deepEqual(lists.map((l: { name: string }) => l.name).sort(), ['Before the signal', 'In flight']);
+      } finally {
+        assert.equal(await again.stop(), 0, again.stderr());
+      }
+    } finally {
+      killAll();
+      await database.remove();
+    }
+  },
+);
