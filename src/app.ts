@@ -10,8 +10,8 @@ import { authenticate, SESSION_COOKIE } from './http/auth.js';
 import type { App, AppDeps } from './http/app-types.js';
 import { registerCors } from './http/cors.js';
 import { AppError } from './http/errors.js';
-import { LOG_REDACTION } from './http/log-redaction.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { LOG_REDACTION } from './http/log-redaction.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { answerClientError } from './http/timeouts.js';
@@ -53,6 +53,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     clientErrorHandler: answerClientError,
+    // While closing, serve what still arrives on open connections (answered with Connection:
+    // close) rather than Fastify's own 503, whose body is not {"error"}.
+    return503OnClosing: false,
     // A malformed URL (`/v1/tasks/%`) fails before routing; without this Fastify answers it itself, not with {"error"}.
     frameworkErrors: handleError,
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -214,11 +214,8 @@ test(
   },
 );
 
-// KNOWN BUG, reported to the lead (src/app.ts): a request that reaches the server on an open
-// connection after shutdown began is answered by Fastify itself (return503OnClosing) with
-// 503 {"error":"Service Unavailable","message":"Service Unavailable","statusCode":503}, which skips the
-// error handler: not the {"error"} body every error must have, and no security headers. With
-// `return503OnClosing: false` the request is served (200) with `Connection: close` instead.
+// Fastify would answer it with its own 503 body ({"error","message","statusCode"}) unless
+// return503OnClosing is off, as in src/app.ts.
 test(
   `${TEST_STORE}: a request pipelined behind one in flight at SIGTERM is answered completely: ` +
     'served, or a 503 whose body is exactly {"error"}',
