@@ -6,6 +6,7 @@ import { initialSchema } from './migrations/0001_initial.js';
 import { eventsOutbox } from './migrations/0002_events.js';
 import { sessions } from './migrations/0003_sessions.js';
 import { taskListOrder } from './migrations/0004_task_list_order.js';
+import { listItemFilters } from './migrations/0005_list_item_filters.js';
 import { apiKeyExpiry } from './migrations/0006_api_key_expiry.js';
 import { rateLimitCounters } from './migrations/0007_rate_limit_counters.js';
 import { idempotencyKeys } from './migrations/0008_idempotency_keys.js';
@@ -17,6 +18,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0002_events': eventsOutbox(dialect),
     '0003_sessions': sessions(),
     '0004_task_list_order': taskListOrder(),
+    '0005_list_item_filters': listItemFilters(),
     '0006_api_key_expiry': apiKeyExpiry(),
     '0007_rate_limit_counters': rateLimitCounters(dialect),
     '0008_idempotency_keys': idempotencyKeys(),
