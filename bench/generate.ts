@@ -27,6 +27,7 @@ import { setSerialHighWater } from '../src/storage/dialect.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import type { Db, TaskListItemsTable } from '../src/storage/schema.js';
 import { createTeam } from '../src/teams/teams.service.js';
+import { seededRng } from '../test/random.js';
 
 export const MEMBERS = 50;
 export const LISTS = 200;
@@ -74,18 +75,6 @@ export interface Dataset {
   searchMatches: number;
   rows: { tasks: number; assignees: number; listItems: number };
   seconds: number;
-}
-
-/** mulberry32: small, fast, seeded. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function zipfSampler(n: number, random: () => number): () => number {
@@ -208,7 +197,7 @@ export async function generateDataset(
   seed = 20261121,
 ): Promise<Dataset> {
   const started = performance.now();
-  const random = prng(seed);
+  const random = seededRng(seed);
   const store = openStore(databaseUrl, { poolSize: 2 });
   try {
     await migrateToLatest(store);

@@ -7,18 +7,7 @@
  */
 import { LIST_COLORS } from '../src/lists/lists.repository.js';
 
-/** A small seeded generator (mulberry32), so a failing run can be replayed with its seed. */
-export type Rng = () => number;
-export function seededRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import type { Rng } from './random.js';
 const pick = <T>(rng: Rng, values: readonly T[]): T => values[Math.floor(rng() * values.length)]!;
 function sample<T>(rng: Rng, values: readonly T[], max: number): T[] {
   const pool = [...values];
