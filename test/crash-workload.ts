@@ -7,7 +7,7 @@
  */
 import { LIST_COLORS } from '../src/lists/lists.repository.js';
 
-import type { Rng } from './random.js';
+import { seededRng, type Rng } from './random.js';
 const pick = <T>(rng: Rng, values: readonly T[]): T => values[Math.floor(rng() * values.length)]!;
 function sample<T>(rng: Rng, values: readonly T[], max: number): T[] {
   const pool = [...values];
