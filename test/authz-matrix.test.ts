@@ -117,6 +117,30 @@ describe(`authorization matrix over the server's route table (${TEST_STORE})`, (
     }
   });
 
+  test('POST /auth/sign-in (public) into another team answers exactly as into a team that does not exist, changing nothing', async () => {
+    const world = await createWorld(server);
+    const signIn = (teamId: string) =>
+      rawRequest(server.url, {
+        method: 'POST',
+        path: '/auth/sign-in',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: world.stranger.email, password: world.stranger.password, teamId }),
+      });
+    const before = await snapshotDatabase(server.store.db);
+    const other = await signIn(world.teamId);
+    const missing = await signIn('00000000-0000-4000-8000-000000000001');
+    assertUnchanged(before, await snapshotDatabase(server.store.db), 'a refused sign-in');
+    assert.equal(other.status, 403, showRaw(other));
+    assert.equal(errorBodyProblem(other), undefined, showRaw(other));
+    assert.deepEqual([missing.status, missing.body], [other.status, other.body], 'the answers differ: existence leaks');
+    assertNoLeak(
+      other,
+      world,
+      'stranger',
+      table.routes.find((r) => r.path === '/auth/sign-in')!,
+    );
+  });
+
   for (const route of table.routes.filter((r) => r.credential !== 'public')) {
     test(`${route.name}: no key, another team, a teammate without access and the owner each get what the access rules say; refusals change nothing`, async (t) => {
       const world = await createWorld(server);

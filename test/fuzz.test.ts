@@ -35,9 +35,24 @@ const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED)
 const ONLY = process.env.FUZZ_ONLY;
 const PATH = process.env.FUZZ_PATH;
 
-const server = await startTestServer();
+/**
+ * Each successful change adds rows, and every case reads the whole database twice: a fresh
+ * database every RECYCLE_AFTER cases keeps long runs from slowing down as it grows.
+ */
+const RECYCLE_AFTER = Number(process.env.FUZZ_RECYCLE_AFTER ?? 400);
+let server = await startTestServer();
+let casesOnServer = 0;
 after(() => server.close());
 const table = await loadRouteTable(server);
+
+async function freshServerIfGrown(): Promise<TestServer> {
+  if (casesOnServer >= RECYCLE_AFTER) {
+    await server.close();
+    server = await startTestServer();
+    casesOnServer = 0;
+  }
+  return server;
+}
 
 /**
  * The objects requests name. A successful change may consume them (a deleted task, a revoked
@@ -47,7 +62,7 @@ class Fixture {
   private world: World | undefined;
   private context: FuzzContext | undefined;
 
-  constructor(private readonly server: TestServer) {}
+  constructor(readonly server: TestServer) {}
 
   async current(): Promise<FuzzContext> {
     this.world ??= await createWorld(this.server);
@@ -94,11 +109,19 @@ const knownBugHits = new Map<string, number>();
 const IDEMPOTENCY_RECORD = /^idempotency_keys: \+ /;
 
 /** What is wrong with the answer to one generated request, or undefined when nothing is. */
-async function check(route: ApiRoute, fixture: Fixture, request: FuzzRequest): Promise<void> {
+async function check(
+  route: ApiRoute,
+  fixture: Fixture,
+  request: FuzzRequest,
+  statuses: Map<number, number>,
+): Promise<void> {
   const context = await fixture.current();
   const raw = toRawRequest(route, request, context);
+  const { server } = fixture;
+  casesOnServer += 1;
   const before = await snapshotDatabase(server.store.db);
   const response = await rawRequest(server.url, { ...raw, timeoutMs: 10_000 });
+  statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
   const fail = (problem: string) => {
     throw new Error(`${problem}\n  request: ${describeRequest(raw)}\n  response: ${showRaw(response)}`);
   };
@@ -208,11 +231,17 @@ describe(`fuzzing every endpoint from its OpenAPI schema (${TEST_STORE}, ${RUNS}
   });
 
   for (const route of routes) {
-    test(`${route.name}: never a 5xx; every 4xx is exactly {"error"} and changes nothing`, async () => {
-      const fixture = new Fixture(server);
+    test(`${route.name}: never a 5xx; every 4xx is exactly {"error"} and changes nothing`, async (t) => {
+      const fixture = new Fixture(await freshServerIfGrown());
+      // How far the cases got (validation, authorization, success), to see that the fuzzer explores.
+      const statuses = new Map<number, number>();
+      t.after(() => {
+        const counts = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`);
+        t.diagnostic(`answers: ${counts.join(', ')}`);
+      });
       try {
         await fc.assert(
-          fc.asyncProperty(requestArb(route), (request) => check(route, fixture, request)),
+          fc.asyncProperty(requestArb(route), (request) => check(route, fixture, request, statuses)),
           {
             numRuns: RUNS,
             seed: SEED,

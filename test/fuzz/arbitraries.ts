@@ -91,7 +91,7 @@ function validNumber(schema: JsonSchema, integer: boolean, kind: RefKind | undef
     ? fc.oneof(fc.integer({ min, max: Math.min(max, min + 20) }), fc.integer({ min, max }))
     : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
   const refs = kind === 'list' || kind === 'task' || kind === 'status' ? [fc.constant(new Ref(kind))] : [];
-  return fc.oneof(...refs, numbers);
+  return refs.length > 0 ? fc.oneof({ weight: 3, arbitrary: refs[0]! }, { weight: 1, arbitrary: numbers }) : numbers;
 }
 
 /** Values the schema accepts (ids often naming the fixture's real objects). */
@@ -326,20 +326,31 @@ export function fieldArb(schema: JsonSchema, name: string): fc.Arbitrary<Value> 
 
 const MISSING = Symbol('missing');
 
-/** An object for the schema: each field present or not, plus, sometimes, extra and repeated keys. */
+/**
+ * An object for the schema. Half the time every field is valid (so requests also get past
+ * validation and exercise the service); else each field may be valid, a boundary, hostile or
+ * missing, with, sometimes, extra and repeated keys.
+ */
 export function objectArb(schema: JsonSchema): fc.Arbitrary<Entries> {
+  return fc.oneof(objectOf(schema, 'valid'), objectOf(schema, 'mixed'));
+}
+
+function objectOf(schema: JsonSchema, mode: 'valid' | 'mixed'): fc.Arbitrary<Entries> {
   const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
   const required = new Set<string>(schema.required ?? []);
   const fields = properties.map(([name, propertySchema]) =>
     fc.oneof(
-      { weight: required.has(name) ? 9 : 1, arbitrary: fieldArb(propertySchema, name) },
-      { weight: 1, arbitrary: fc.constant<typeof MISSING>(MISSING) },
+      {
+        weight: required.has(name) ? 9 : 1,
+        arbitrary: mode === 'valid' ? validArb(propertySchema, name) : fieldArb(propertySchema, name),
+      },
+      { weight: required.has(name) && mode === 'valid' ? 0 : 1, arbitrary: fc.constant<typeof MISSING>(MISSING) },
     ),
   );
   const keys = properties.map(([name]) => name);
   const extraKey = fc.oneof(fc.constantFrom(...EXTRA_KEYS, ...keys), fc.string({ maxLength: 8 }));
   const extras = fc.oneof(
-    { weight: 5, arbitrary: fc.constant<(readonly [string, Value])[]>([]) },
+    { weight: mode === 'valid' ? 20 : 5, arbitrary: fc.constant<(readonly [string, Value])[]>([]) },
     {
       weight: 1,
       arbitrary: fc.array(fc.tuple(extraKey, fc.oneof(hostileArb, jsonArb)), { minLength: 1, maxLength: 3 }),

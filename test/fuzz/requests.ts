@@ -169,18 +169,56 @@ function pathArb(param: Parameter): fc.Arbitrary<Value> {
   );
 }
 
-function queryParamArb(param: Parameter): fc.Arbitrary<QueryEntry[]> {
-  const itemSchema = param.schema.type === 'array' ? (param.schema.items ?? {}) : param.schema;
-  const value = textArb(itemSchema, param.name);
+function queryParamArb(param: Parameter, mode: 'valid' | 'mixed'): fc.Arbitrary<QueryEntry[]> {
+  const isArray = param.schema.type === 'array';
+  const itemSchema = isArray ? (param.schema.items ?? {}) : param.schema;
+  const value = mode === 'valid' ? validArb(itemSchema, param.name) : textArb(itemSchema, param.name);
   const entry = (times: fc.Arbitrary<number>): fc.Arbitrary<QueryEntry> =>
-    fc.record({ name: fc.constant(param.name), value, raw: fc.boolean(), times });
+    fc.record({ name: fc.constant(param.name), value, raw: fc.constant(false), times });
+  const one = entry(fc.constant(1)).map((e): QueryEntry[] => [e]);
+  const few = fc.array(entry(fc.constant(1)), { minLength: 2, maxLength: 4 });
+  if (mode === 'valid') {
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.constant<QueryEntry[]>([]) },
+      { weight: 2, arbitrary: one },
+      { weight: isArray ? 1 : 0, arbitrary: few },
+    );
+  }
+  const rawEntry = fc.record({ name: fc.constant(param.name), value, raw: fc.boolean(), times: fc.constant(1) });
   return fc.oneof(
-    { weight: 6, arbitrary: fc.constant<QueryEntry[]>([]) },
-    { weight: 6, arbitrary: entry(fc.constant(1)).map((e): QueryEntry[] => [e]) },
-    { weight: 2, arbitrary: fc.array(entry(fc.constant(1)), { minLength: 2, maxLength: 4 }) },
+    { weight: 24, arbitrary: fc.constant<QueryEntry[]>([]) },
+    { weight: 16, arbitrary: rawEntry.map((e): QueryEntry[] => [e]) },
+    { weight: 6, arbitrary: few },
     // Past the "at most 100 / 1,000 values" limits.
     { weight: 1, arbitrary: entry(fc.constantFrom(2, 101, 1001, 1500)).map((e): QueryEntry[] => [e]) },
   );
+}
+
+/**
+ * The query string. Half the time every parameter is absent or valid (so the request reaches
+ * the service); else any value, repeats past the limits, unknown and prototype names.
+ */
+function queryArb(route: ApiRoute): fc.Arbitrary<QueryEntry[]> {
+  const valid = fc.tuple(...route.queryParams.map((p) => queryParamArb(p, 'valid'))).map((lists) => lists.flat());
+  const extras = fc.oneof(
+    { weight: 8, arbitrary: fc.constant<QueryEntry[]>([]) },
+    {
+      weight: 1,
+      arbitrary: fc.array(
+        fc.record({
+          name: fc.constantFrom(...EXTRA_QUERY_NAMES),
+          value: hostileArb,
+          raw: fc.boolean(),
+          times: fc.constant(1),
+        }),
+        { minLength: 1, maxLength: 2 },
+      ),
+    },
+  );
+  const mixed = fc
+    .tuple(...route.queryParams.map((p) => queryParamArb(p, 'mixed')), extras)
+    .map((lists) => lists.flat());
+  return fc.oneof(valid, mixed);
 }
 
 function bodyArb(route: ApiRoute): fc.Arbitrary<FuzzRequest['body']> {
@@ -228,29 +266,9 @@ function extraHeadersArb(route: ApiRoute): fc.Arbitrary<Record<string, string>> 
 /** Every request the fuzzer may send to `route`. */
 export function requestArb(route: ApiRoute): fc.Arbitrary<FuzzRequest> {
   const path = fc.record(Object.fromEntries(route.pathParams.map((p) => [p.name, pathArb(p)])));
-  const query = fc
-    .tuple(
-      ...route.queryParams.map(queryParamArb),
-      fc.oneof(
-        { weight: 8, arbitrary: fc.constant([]) },
-        {
-          weight: 1,
-          arbitrary: fc.array(
-            fc.record({
-              name: fc.constantFrom(...EXTRA_QUERY_NAMES),
-              value: hostileArb,
-              raw: fc.boolean(),
-              times: fc.constant(1),
-            }),
-            { minLength: 1, maxLength: 2 },
-          ),
-        },
-      ),
-    )
-    .map((lists) => lists.flat());
   return fc.record({
     path,
-    query,
+    query: queryArb(route),
     queryTail: fc.oneof(
       { weight: 12, arbitrary: fc.constant('') },
       { weight: 1, arbitrary: fc.constantFrom(...QUERY_TAILS) },
@@ -295,7 +313,10 @@ export function toRawRequest(route: ApiRoute, request: FuzzRequest, context: Fuz
     .map(({ name, value, raw, times }) => {
       const text = toText(value, context.resolve);
       const pair = raw ? `${wireSafe(name)}=${wireSafe(text)}` : `${percentEncode(name)}=${percentEncode(text)}`;
-      return Array(times).fill(pair).join('&');
+      // Past the server's 16 KiB header limit more repeats show nothing (and could exhaust memory).
+      return Array(pair.length * times > 200_000 ? 1 : times)
+        .fill(pair)
+        .join('&');
     })
     .join('&');
   const search = query || request.queryTail ? `?${query}${request.queryTail}` : '';
