@@ -23,7 +23,7 @@ import { insertSession } from '../src/sessions/sessions.repository.js';
 import { hashPassword } from '../src/users/passwords.js';
 import { updateUser } from '../src/users/users.repository.js';
 import { describeRequest, requestArb, toRawRequest, type FuzzContext, type FuzzRequest } from './fuzz/requests.js';
-import type { Ref } from './fuzz/values.js';
+import { Ref } from './fuzz/values.js';
 import { expectStatus, startTestServer, TEST_STORE, type TestServer } from './harness.js';
 import { errorBodyProblem, rawRequest, showRaw, type RawRequest, type RawResponse } from './raw-request.js';
 import { loadRouteTable, type ApiRoute } from './route-table.js';
@@ -75,18 +75,32 @@ class Fixture {
     this.context = undefined;
   }
 
+  /** The markers of the current world: who may not see the owner's objects must never read them. */
+  get markers(): { listMarker: string; teamMarker: string } {
+    return this.world!;
+  }
+
   private async renew(world: World): Promise<FuzzContext> {
     const { db } = this.server.store;
     const { owner, mate } = world;
     await updateUser(db, owner.userId, { password_hash: await (passwordHash ??= hashPassword(WORLD_PASSWORD)) });
-    const session = await insertSession(db, owner.userId, world.teamId);
     const spare = await insertKey(db, { teamId: world.teamId, userId: owner.userId, name: 'spare' });
-    const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Fuzzed list' }), 201);
+    const list = expectStatus(await owner.api.post('/v1/lists', { name: `Fuzzed list ${world.listMarker}` }), 201);
     expectStatus(await owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }), 201);
     const task = expectStatus(
-      await owner.api.post('/v1/tasks', { title: 'Fuzzed task', taskListIds: [list.id], assigneeIds: [mate.userId] }),
+      await owner.api.post('/v1/tasks', {
+        title: `Fuzzed task ${world.listMarker}`,
+        taskListIds: [list.id],
+        assigneeIds: [mate.userId],
+      }),
       201,
     );
+    // Fresh sessions: a fuzzed sign-out or password change may have ended the last ones.
+    const credentials = {} as FuzzContext['credentials'];
+    for (const sender of ['owner', 'outsider', 'stranger'] as const) {
+      const actor = world[sender];
+      credentials[sender] = { key: actor.key, session: await insertSession(db, actor.userId, actor.teamId) };
+    }
     const values: Record<Ref['kind'], string | number> = {
       list: list.id,
       task: task.id,
@@ -97,7 +111,7 @@ class Fixture {
       email: owner.email,
       password: WORLD_PASSWORD,
     };
-    return { key: owner.key, session, resolve: (ref) => values[ref.kind] };
+    return { credentials, resolve: (ref) => values[ref.kind] };
   }
 }
 let passwordHash: Promise<string> | undefined;
@@ -132,6 +146,18 @@ async function check(
     return;
   }
   if (response.status >= 500) fail(`a server error (${response.status})`);
+  const { listMarker, teamMarker } = fixture.markers;
+  const hidden =
+    request.sender === 'owner' ? [] : request.sender === 'outsider' ? [listMarker] : [listMarker, teamMarker];
+  if (hidden.some((marker) => response.text.includes(marker))) {
+    fail(`the ${request.sender} read the owner's objects`);
+  }
+  const namesGuardedObject = Object.values(request.path).some(
+    (value) => value instanceof Ref && ['list', 'task', 'key'].includes(value.kind),
+  );
+  if (request.sender !== 'owner' && namesGuardedObject && response.status < 300) {
+    fail(`the ${request.sender} succeeded on the owner's object`);
+  }
   if (response.status < 200 || (response.status >= 300 && response.status < 400)) {
     fail(`an unexpected status ${response.status}`);
   }
@@ -172,7 +198,7 @@ const KNOWN_BUGS: { name: string; matches: (request: RawRequest, response: RawRe
 
 describe('requests the fuzzer found mishandled, kept as fixed cases', () => {
   test('a malformed percent-encoding in the path (GET /v1/tasks/%) is a 400 {"error"}, not Fastify\'s own body', async () => {
-    const { key } = await new Fixture(server).current();
+    const key = (await new Fixture(server).current()).credentials.owner.key;
     for (const path of ['/v1/tasks/%', '/v1/lists/%zz/archive', '/v1/%E0%A4%A']) {
       const response = await rawRequest(server.url, { method: 'GET', path, headers: { 'x-api-key': key } });
       assert.equal(response.status, 400, showRaw(response));
@@ -189,7 +215,7 @@ describe('requests the fuzzer found mishandled, kept as fixed cases', () => {
         '(RangeError: Maximum call stack size exceeded → 500); it should refuse or bound the depth',
     },
     async () => {
-      const { key } = await new Fixture(server).current();
+      const key = (await new Fixture(server).current()).credentials.owner.key;
       const body = `{"title":"Nested","parentId":${'['.repeat(5000)}${']'.repeat(5000)}}`;
       const headers = { 'x-api-key': key, 'content-type': 'application/json' };
       const plain = await rawRequest(server.url, { method: 'POST', path: '/v1/tasks', headers, body });
@@ -206,7 +232,7 @@ describe('requests the fuzzer found mishandled, kept as fixed cases', () => {
   );
 
   test('HEAD /v1/events answers its head at once instead of holding the connection open', async () => {
-    const { key } = await new Fixture(server).current();
+    const key = (await new Fixture(server).current()).credentials.owner.key;
     const response = await rawRequest(server.url, {
       method: 'HEAD',
       path: '/v1/events',

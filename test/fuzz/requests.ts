@@ -27,16 +27,25 @@ export interface FuzzRequest {
   queryTail: string;
   /** A JSON tree, or a Token holding raw body text; absent: no body. */
   body?: { content: Value; contentType?: string };
+  /** Mostly the owner; sometimes someone who must not reach the owner's objects. */
+  sender: Sender;
   credential: 'proper' | 'none' | 'odd' | 'twice';
   oddKey: string;
   csrf: 'proper' | 'none' | 'odd';
   extraHeaders: Record<string, string>;
 }
 
-/** The fixture objects and credentials a request may name. */
-export interface FuzzContext {
+/** Who sends a request: the owner of the fixture's objects, a teammate without access to them, or another team's user. */
+export type Sender = 'owner' | 'outsider' | 'stranger';
+
+export interface Credentials {
   key: string;
   session: { token: string; csrfToken: string };
+}
+
+/** The fixture objects and credentials a request may name. */
+export interface FuzzContext {
+  credentials: Record<Sender, Credentials>;
   resolve: Resolver;
 }
 
@@ -274,6 +283,11 @@ export function requestArb(route: ApiRoute): fc.Arbitrary<FuzzRequest> {
       { weight: 1, arbitrary: fc.constantFrom(...QUERY_TAILS) },
     ),
     body: bodyArb(route),
+    // A public route (sign-in) takes its identity from the body: the sender is the owner there.
+    sender:
+      route.credential === 'public'
+        ? fc.constant<Sender>('owner')
+        : fc.constantFrom<Sender>(...Array<Sender>(8).fill('owner'), 'outsider', 'stranger'),
     credential: fc.constantFrom<FuzzRequest['credential']>(...Array(14).fill('proper'), 'none', 'odd', 'twice'),
     oddKey: fc.oneof(fc.constantFrom('', 'tl_', 'Bearer x', 'tl_' + 'A'.repeat(5000), 'null'), printable),
     csrf: fc.constantFrom<FuzzRequest['csrf']>(...Array(12).fill('proper'), 'none', 'odd'),
@@ -322,14 +336,15 @@ export function toRawRequest(route: ApiRoute, request: FuzzRequest, context: Fuz
   const search = query || request.queryTail ? `?${query}${request.queryTail}` : '';
 
   const headers: Record<string, string | string[]> = { ...request.extraHeaders };
+  const own = context.credentials[request.sender];
   const session = route.credential === 'session' || route.path.startsWith('/auth/');
   if (request.credential === 'proper' || request.credential === 'twice') {
     if (session) {
-      headers.cookie = `tasklane_session=${context.session.token}`;
-      if (request.csrf === 'proper') headers['x-csrf-token'] = context.session.csrfToken;
+      headers.cookie = `tasklane_session=${own.session.token}`;
+      if (request.csrf === 'proper') headers['x-csrf-token'] = own.session.csrfToken;
       if (request.csrf === 'odd') headers['x-csrf-token'] = request.oddKey;
     } else {
-      headers['x-api-key'] = request.credential === 'twice' ? [context.key, request.oddKey] : context.key;
+      headers['x-api-key'] = request.credential === 'twice' ? [own.key, request.oddKey] : own.key;
     }
   } else if (request.credential === 'odd') {
     headers['x-api-key'] = request.oddKey;
