@@ -25,7 +25,7 @@ import { updateUser } from '../src/users/users.repository.js';
 import { describeRequest, requestArb, toRawRequest, type FuzzContext, type FuzzRequest } from './fuzz/requests.js';
 import { Ref } from './fuzz/values.js';
 import { expectStatus, startTestServer, TEST_STORE, type TestServer } from './harness.js';
-import { errorBodyProblem, rawRequest, showRaw, type RawRequest, type RawResponse } from './raw-request.js';
+import { errorBodyProblem, rawRequest, showRaw } from './raw-request.js';
 import { loadRouteTable, type ApiRoute } from './route-table.js';
 import { differences, snapshotDatabase } from './snapshot.js';
 import { createWorld, WORLD_PASSWORD, type World } from './world.js';
@@ -123,9 +123,6 @@ class Fixture {
 }
 let passwordHash: Promise<string> | undefined;
 
-/** How often each known bug came up in this run (printed at the end). */
-const knownBugHits = new Map<string, number>();
-
 /** A row added to the idempotency records (see src/http/idempotency.ts). */
 const IDEMPOTENCY_RECORD = /^idempotency_keys: \+ /;
 
@@ -147,11 +144,6 @@ async function check(
     throw new Error(`${problem}\n  request: ${describeRequest(raw)}\n  response: ${showRaw(response)}`);
   };
 
-  const known = KNOWN_BUGS.find((bug) => bug.matches(raw, response));
-  if (known) {
-    knownBugHits.set(known.name, (knownBugHits.get(known.name) ?? 0) + 1);
-    return;
-  }
   if (response.status >= 500) fail(`a server error (${response.status})`);
   const { listMarker, teamMarker } = fixture.markers;
   const hidden =
@@ -188,21 +180,6 @@ async function check(
   if (route.method !== 'GET') fixture.spoil();
 }
 
-/**
- * Bugs the fuzzer found that are not fixed yet, each shown by a `todo` test below. The random
- * cases skip exactly these failures so the suite stays green for everything else; delete an
- * entry once its todo test passes.
- */
-const KNOWN_BUGS: { name: string; matches: (request: RawRequest, response: RawResponse) => boolean }[] = [
-  {
-    name: 'deeply nested JSON body with an Idempotency-Key → 500 (stack overflow fingerprinting the body)',
-    matches: (request, response) =>
-      response.status === 500 &&
-      request.headers?.['idempotency-key'] !== undefined &&
-      /\[{1000}/.test(String(request.body ?? '')),
-  },
-];
-
 describe('requests the fuzzer found mishandled, kept as fixed cases', () => {
   test('a malformed percent-encoding in the path (GET /v1/tasks/%) is a 400 {"error"}, not Fastify\'s own body', async () => {
     const key = (await new Fixture(server).current()).credentials.owner.key;
@@ -214,29 +191,21 @@ describe('requests the fuzzer found mishandled, kept as fixed cases', () => {
     }
   });
 
-  test(
-    'a deeply nested JSON body sent with an Idempotency-Key is a 4xx like without the key, not a 500',
-    {
-      todo:
-        'src/http/idempotency-seal.ts canonicalJson overflows the stack on ~3,000 levels of nesting ' +
-        '(RangeError: Maximum call stack size exceeded → 500); it should refuse or bound the depth',
-    },
-    async () => {
-      const key = (await new Fixture(server).current()).credentials.owner.key;
-      const body = `{"title":"Nested","parentId":${'['.repeat(5000)}${']'.repeat(5000)}}`;
-      const headers = { 'x-api-key': key, 'content-type': 'application/json' };
-      const plain = await rawRequest(server.url, { method: 'POST', path: '/v1/tasks', headers, body });
-      assert.equal(plain.status, 400, showRaw(plain));
-      const keyed = await rawRequest(server.url, {
-        method: 'POST',
-        path: '/v1/tasks',
-        headers: { ...headers, 'idempotency-key': 'nested-body' },
-        body,
-      });
-      assert.ok(keyed.status >= 400 && keyed.status < 500, showRaw(keyed));
-      assert.equal(errorBodyProblem(keyed), undefined, showRaw(keyed));
-    },
-  );
+  test('a deeply nested JSON body sent with an Idempotency-Key is a 4xx like without the key, not a 500', async () => {
+    const key = (await new Fixture(server).current()).credentials.owner.key;
+    const body = `{"title":"Nested","parentId":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+    const plain = await rawRequest(server.url, { method: 'POST', path: '/v1/tasks', headers, body });
+    assert.equal(plain.status, 400, showRaw(plain));
+    const keyed = await rawRequest(server.url, {
+      method: 'POST',
+      path: '/v1/tasks',
+      headers: { ...headers, 'idempotency-key': 'nested-body' },
+      body,
+    });
+    assert.ok(keyed.status >= 400 && keyed.status < 500, showRaw(keyed));
+    assert.equal(errorBodyProblem(keyed), undefined, showRaw(keyed));
+  });
 
   test('HEAD /v1/events answers its head at once instead of holding the connection open', async () => {
     const key = (await new Fixture(server).current()).credentials.owner.key;
@@ -258,10 +227,6 @@ describe(`fuzzing every endpoint from its OpenAPI schema (${TEST_STORE}, ${RUNS}
   // HEAD routes are their GET without a body: fuzzing the GET covers them.
   const routes = table.routes.filter((r) => r.method !== 'HEAD' && (!ONLY || r.name === ONLY));
   if (ONLY) assert.ok(routes.length > 0, `FUZZ_ONLY="${ONLY}" names no route`);
-
-  after(() => {
-    for (const [name, hits] of knownBugHits) console.log(`fuzz: known bug hit ${hits} time(s), not counted: ${name}`);
-  });
 
   for (const route of routes) {
     test(`${route.name}: never a 5xx; every 4xx is exactly {"error"} and changes nothing`, async (t) => {

@@ -6,6 +6,7 @@
  * response of `POST /v1/api-keys`, and only the holder of the credential can have a response replayed.
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { invalidInput } from './errors.js';
 
 export interface StoredResponse {
   status: number;
@@ -71,11 +72,18 @@ export class IdempotencySeal {
  */
 export function canonicalJson(value: unknown): string {
   if (value === undefined) return '';
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(
-          Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-        )
-      : inner,
-  );
+  try {
+    return JSON.stringify(value, (_key, inner: unknown) =>
+      inner && typeof inner === 'object' && !Array.isArray(inner)
+        ? Object.fromEntries(
+            Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+          )
+        : inner,
+    );
+  } catch (error) {
+    // Thousands of levels of nesting outrun the stack (JSON.parse took them): no body of the
+    // API is nested more than a few levels, so this is a bad request, never a 500.
+    if (error instanceof RangeError) throw invalidInput('The request body is nested too deeply.');
+    throw error;
+  }
 }
