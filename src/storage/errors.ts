@@ -22,6 +22,8 @@ const UNAVAILABLE_SQLSTATES = /^(08...|57P0[1-4]|53300|57014|40P01|25P02)$/;
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
+  // pg's own connect timeout (connectionTimeoutMillis of a client), e.g. a server gone silent.
+  'timeout expired',
   'Client has encountered a connection error',
   'Query read timeout',
 ];
