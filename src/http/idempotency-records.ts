@@ -7,17 +7,6 @@ import { sql } from 'kysely';
 import type { DialectName } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
 
-interface IdempotencyKeysTable {
-  credential: string;
-  team_id: string;
-  key_hash: string;
-  fingerprint: string;
-  response: string | null;
-  created_at: string;
-}
-
-const withRecords = (db: Db) => db.withTables<{ idempotency_keys: IdempotencyKeysTable }>();
-
 /** Whose key it is: the credential (`key:<id>` or `session:<id>`), its team, and the key's HMAC. */
 export interface RecordScope {
   credential: string;
@@ -52,19 +41,18 @@ export async function reserve(
   now: Date,
   expiredBefore: Date,
 ): Promise<Reservation> {
-  const db = withRecords(trx);
   // Bound the wait on a concurrent holder of the key, for these statements only.
   if (dialect === 'postgres') await sql`set local lock_timeout = ${sql.lit(`${CONCURRENT_WAIT_MS}ms`)}`.execute(trx);
   let inserted: { created_at: string } | undefined;
   try {
-    await db
+    await trx
       .deleteFrom('idempotency_keys')
       .where('credential', '=', scope.credential)
       .where('team_id', '=', scope.teamId)
       .where('key_hash', '=', scope.keyHash)
       .where('created_at', '<', expiredBefore.toISOString())
       .execute();
-    inserted = await db
+    inserted = await trx
       .insertInto('idempotency_keys')
       .values({
         credential: scope.credential,
@@ -84,7 +72,7 @@ export async function reserve(
   if (dialect === 'postgres') await sql`set local lock_timeout to default`.execute(trx);
   if (inserted) return { kind: 'reserved' };
 
-  const existing = await db
+  const existing = await trx
     .selectFrom('idempotency_keys')
     .select(['fingerprint', 'response'])
     .where('credential', '=', scope.credential)
@@ -98,7 +86,7 @@ export async function reserve(
 
 /** Stores the sealed response on the record reserved in the same transaction. */
 export async function saveResponse(trx: Db, scope: RecordScope, sealed: string): Promise<void> {
-  await withRecords(trx)
+  await trx
     .updateTable('idempotency_keys')
     .set({ response: sealed })
     .where('credential', '=', scope.credential)
@@ -112,10 +100,9 @@ const PRUNE_BATCH = 1_000;
 
 /** Deletes every record created before `expiredBefore`, in batches; returns how many. */
 export async function pruneExpired(db: Db, expiredBefore: Date): Promise<number> {
-  const records = withRecords(db);
   let total = 0;
   for (;;) {
-    const result = await records
+    const result = await db
       .deleteFrom('idempotency_keys')
       .where(({ eb, refTuple, selectFrom }) =>
         eb(

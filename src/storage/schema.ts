@@ -135,6 +135,16 @@ export interface SessionsTable {
   expires_at: string;
 }
 
+/** A POST's Idempotency-Key and its sealed answer (migration 0008; see http/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  credential: string;
+  team_id: string;
+  key_hash: string;
+  fingerprint: string;
+  response: string | null;
+  created_at: string;
+}
+
 export interface Tables {
   teams: TeamsTable;
   users: UsersTable;
@@ -149,6 +159,7 @@ export interface Tables {
   events: EventsTable;
   event_recipients: EventRecipientsTable;
   sessions: SessionsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 /** A connection or a transaction: repositories accept either. */
