@@ -10,7 +10,8 @@
  * Environment: BENCH_SIZES (tasks per team, comma separated; default 10000,100000, --quick 10000),
  * BENCH_ENGINES (sqlite,postgres; default both, --quick sqlite), BENCH_PG_URL (a PostgreSQL
  * server to create throwaway databases on; default postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_SECONDS (measured seconds per scenario; default 8, --quick 4).
+ * BENCH_SECONDS (measured seconds per scenario; default 8, --quick 4), BENCH_SCENARIOS (the
+ * scenario numbers to measure, comma separated; default all: a narrower run is for development).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -440,7 +441,13 @@ interface SizeResult {
   errors: string[];
 }
 
-async function runSize(engine: Engine, size: number, warmSeconds: number, seconds: number): Promise<SizeResult> {
+async function runSize(
+  engine: Engine,
+  size: number,
+  warmSeconds: number,
+  seconds: number,
+  only: number[] | undefined,
+): Promise<SizeResult> {
   const dir = mkdtempSync(join(os.tmpdir(), 'tasklane-http-bench-'));
   const pgServer = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   let pgDatabase: TempDatabase | undefined;
@@ -453,7 +460,7 @@ async function runSize(engine: Engine, size: number, warmSeconds: number, second
     console.error(`http: generated in ${dataset.seconds.toFixed(1)} s; explaining…`);
     const plans = await explainScenarios(engine, dataset);
     const dbBytes = engine === 'sqlite' ? statSync(join(dir, 'tasklane.db')).size : null;
-    const scenarios = scenariosOf(dataset);
+    const scenarios = scenariosOf(dataset).filter((s) => only === undefined || only.includes(s.id));
     const result: SizeResult = {
       engine,
       size,
@@ -468,35 +475,35 @@ async function runSize(engine: Engine, size: number, warmSeconds: number, second
       errors: [],
     };
 
+    // The floor runs beside the server and is measured right after it on each scenario, before
+    // the next scenario's writes change the data both read.
     const server = await startChild(BIN, ['serve'], cliEnv(url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }));
     result.startupMs = server.startupMs;
     try {
-      result.rows = await check(server, dataset.key, scenarios);
-      for (const s of scenarios) {
-        console.error(`http: ${engine} ${size}: scenario ${s.id} (server)`);
-        const m = await measure(server, s, dataset.key, dir, warmSeconds, seconds);
-        if (m.errors > 0) result.errors.push(`${engine} ${size} scenario ${s.id}: ${m.errors} errors`);
-        result.server.set(s.id, m);
+      const floor = await startChild(join(ROOT, 'dist', 'bench', 'floor.js'), [], {
+        ...cliEnv(url),
+        BENCH_USER_ID: dataset.userId,
+        BENCH_TEAM_ID: dataset.teamA.teamId,
+      });
+      try {
+        result.rows = await check(server, dataset.key, scenarios);
+        for (const s of scenarios) {
+          console.error(`http: ${engine} ${size}: scenario ${s.id} (server)`);
+          const m = await measure(server, s, dataset.key, dir, warmSeconds, seconds);
+          if (m.errors > 0) result.errors.push(`${engine} ${size} scenario ${s.id}: ${m.errors} errors`);
+          result.server.set(s.id, m);
+          if (!s.floor) continue;
+          console.error(`http: ${engine} ${size}: scenario ${s.id} (floor)`);
+          const f = await measure(floor, s, dataset.key, dir, warmSeconds, seconds);
+          if (f.errors > 0) result.errors.push(`${engine} ${size} floor scenario ${s.id}: ${f.errors} errors`);
+          result.floor.set(s.id, f);
+        }
+      } finally {
+        await floor.stop();
       }
       result.serverHwm = vmHwm(server.pid);
     } finally {
       await server.stop();
-    }
-
-    const floor = await startChild(join(ROOT, 'dist', 'bench', 'floor.js'), [], {
-      ...cliEnv(url),
-      BENCH_USER_ID: dataset.userId,
-      BENCH_TEAM_ID: dataset.teamA.teamId,
-    });
-    try {
-      for (const s of scenarios.filter((x) => x.floor)) {
-        console.error(`http: ${engine} ${size}: scenario ${s.id} (floor)`);
-        const m = await measure(floor, s, dataset.key, dir, warmSeconds, seconds);
-        if (m.errors > 0) result.errors.push(`${engine} ${size} floor scenario ${s.id}: ${m.errors} errors`);
-        result.floor.set(s.id, m);
-      }
-    } finally {
-      await floor.stop();
     }
     return result;
   } finally {
@@ -525,7 +532,7 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
 - **Load:** \`wrk -t1 -c${CONNECTIONS}\` (a separate process, keep-alive) for ${warm} s of warm-up, then ${seconds} s measured, per scenario, in the order shown (reads first; creates and patches then change the data slightly).
   Detail and patch cycle over 1,000 random task ids of team A; create cycles over 200 bodies.
 - **Server CPU / request** = the server process's utime + stime (/proc/<pid>/stat) over the measured run ÷ requests. **Peak RSS** = the largest VmRSS sampled every 100 ms during the run; **VmHWM** = the process's peak over all scenarios.
-- **Floor** (\`bench/floor.ts\`): a bare node:http server calling the same service/storage functions and JSON.stringify, without Fastify, validation, auth, rate limiting or ETags; same database, same load, right after the server.
+- **Floor** (\`bench/floor.ts\`): a bare node:http server calling the same service/storage functions and JSON.stringify, without Fastify, validation, auth, rate limiting or ETags; same database and load, measured right after the server on each scenario (before the next scenario's writes).
 - **Start-up** = spawn of \`node bin/tasklane.js serve\` → its "listening on" line, on the already generated database.
 `);
 
@@ -608,10 +615,11 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
       out.push(
         table(
           ['scenario', 'CPU / req', 'p50'],
-          [1, 2, 3, 4, 5, 6, 7].map((id) => {
-            const a = small.server.get(id)!;
-            const b = large.server.get(id)!;
-            return [`${id}`, `${(b.cpuPerRequest / a.cpuPerRequest).toFixed(2)}×`, `${(b.p50 / a.p50).toFixed(2)}×`];
+          [1, 2, 3, 4, 5, 6, 7].flatMap((id) => {
+            const a = small.server.get(id);
+            const b = large.server.get(id);
+            if (!a || !b) return [];
+            return [[`${id}`, `${(b.cpuPerRequest / a.cpuPerRequest).toFixed(2)}×`, `${(b.p50 / a.p50).toFixed(2)}×`]];
           }),
         ),
       );
@@ -659,7 +667,8 @@ export const httpBenchmark: Benchmark = {
     ) as Engine[];
     const seconds = Number(process.env.BENCH_SECONDS ?? (options.quick ? 4 : 8));
     const warm = options.quick ? 2 : 3;
-    const env = ['BENCH_SIZES', 'BENCH_ENGINES', 'BENCH_SECONDS']
+    const only = process.env.BENCH_SCENARIOS?.split(',').map(Number);
+    const env = ['BENCH_SIZES', 'BENCH_ENGINES', 'BENCH_SECONDS', 'BENCH_SCENARIOS']
       .filter((k) => process.env[k] !== undefined)
       .map((k) => `${k}=${process.env[k]}`)
       .join(' ');
@@ -673,7 +682,7 @@ export const httpBenchmark: Benchmark = {
     }
     const results: SizeResult[] = [];
     for (const engine of engines) {
-      for (const size of sizes) results.push(await runSize(engine, size, warm, seconds));
+      for (const size of sizes) results.push(await runSize(engine, size, warm, seconds, only));
     }
     return { markdown: render(results, options, env, warm, seconds), problems: results.flatMap((r) => r.errors) };
   },

@@ -1,5 +1,6 @@
 /** api_keys: creation, lookup by hash, use, revocation, expiry and listings. Keys are stored only as sha256. */
 import { createHash, randomUUID } from 'node:crypto';
+import { prepared } from '../storage/prepared.js';
 import type { ApiKeyRow, Db, Role } from '../storage/schema.js';
 import { generateApiKey } from './key-format.js';
 
@@ -42,20 +43,23 @@ export interface KeyOwner {
   role: Role | null;
 }
 
-/**
- * The unrevoked key with this hash (through its unique index) and its owner's current
- * membership, in one query. Expired keys are returned too, so the caller can say so.
- */
-export async function findLiveKeyOwner(db: Db, secretHash: string): Promise<KeyOwner | undefined> {
-  const row = await db
+const keyOwnerByHash = prepared((db, p: { secretHash: string }) =>
+  db
     .selectFrom('api_keys as k')
     .leftJoin('team_members as m', (join) =>
       join.onRef('m.team_id', '=', 'k.team_id').onRef('m.user_id', '=', 'k.user_id'),
     )
     .select(['k.id', 'k.secret_hash', 'k.user_id', 'k.team_id', 'k.last_used_at', 'k.expires_at', 'm.role'])
-    .where('k.secret_hash', '=', secretHash)
-    .where('k.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('k.secret_hash', '=', p.secretHash)
+    .where('k.revoked_at', 'is', null),
+);
+
+/**
+ * The unrevoked key with this hash (through its unique index) and its owner's current
+ * membership, in one query. Expired keys are returned too, so the caller can say so.
+ */
+export async function findLiveKeyOwner(db: Db, secretHash: string): Promise<KeyOwner | undefined> {
+  const [row] = await keyOwnerByHash(db, { secretHash });
   if (!row) return undefined;
   return {
     keyId: row.id,

@@ -4,6 +4,7 @@
  * exists exactly when its change committed, and a client that reconnects can catch up.
  */
 import { afterCommit, type Store } from '../storage/database.js';
+import { prepared } from '../storage/prepared.js';
 import type { Db } from '../storage/schema.js';
 
 export type EventType =
@@ -34,26 +35,34 @@ export interface StoredEvent {
 /** At least this many events per team, or this much time, stays available for resuming. */
 export const RETENTION = { perTeam: 1000, maxAgeMs: 60 * 60 * 1000 } as const;
 
+const bumpEventCounter = prepared((db, p: { teamId: string }) =>
+  db
+    .updateTable('teams')
+    .set((eb) => ({ event_counter: eb('event_counter', '+', 1) }))
+    .where('id', '=', p.teamId)
+    .returning('event_counter'),
+);
+
+const insertEvent = prepared((db, p: { teamId: string; seq: number; type: string; data: string; createdAt: string }) =>
+  db
+    .insertInto('events')
+    .values({ team_id: p.teamId, seq: p.seq, type: p.type, data: p.data, created_at: p.createdAt })
+    .returning('id'),
+);
+
 /** Writes an event inside the change's transaction; after commit, `store.changes` announces it. */
 export async function recordEvent(store: Store, trx: Db, event: NewEvent): Promise<void> {
   // The team row's lock (held to commit) orders a team's events: seq order is commit order.
-  const { event_counter: seq } = await trx
-    .updateTable('teams')
-    .set((eb) => ({ event_counter: eb('event_counter', '+', 1) }))
-    .where('id', '=', event.teamId)
-    .returning('event_counter')
-    .executeTakeFirstOrThrow();
-  const { id } = await trx
-    .insertInto('events')
-    .values({
-      team_id: event.teamId,
-      seq,
-      type: event.type,
-      data: JSON.stringify(event.data),
-      created_at: new Date().toISOString(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const [counter] = await bumpEventCounter(trx, { teamId: event.teamId });
+  const seq = counter!.event_counter;
+  const [inserted] = await insertEvent(trx, {
+    teamId: event.teamId,
+    seq,
+    type: event.type,
+    data: JSON.stringify(event.data),
+    createdAt: new Date().toISOString(),
+  });
+  const id = inserted!.id;
   const recipients = [...new Set(event.audience)];
   if (recipients.length > 0) {
     await trx

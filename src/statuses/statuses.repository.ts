@@ -1,3 +1,4 @@
+import { prepared } from '../storage/prepared.js';
 import type { Db, StatusRow } from '../storage/schema.js';
 
 export interface TaskStatus {
@@ -38,24 +39,27 @@ export async function listStatuses(db: Db, teamId: string): Promise<TaskStatus[]
   return rows.map(rowToStatus);
 }
 
+const statusById = prepared((db, p: { teamId: string; statusId: number }) =>
+  db.selectFrom('task_statuses').selectAll().where('team_id', '=', p.teamId).where('id', '=', p.statusId),
+);
+
 export async function findStatus(db: Db, teamId: string, statusId: number): Promise<TaskStatus | undefined> {
-  const row = await db
-    .selectFrom('task_statuses')
-    .selectAll()
-    .where('team_id', '=', teamId)
-    .where('id', '=', statusId)
-    .executeTakeFirst();
+  const [row] = await statusById(db, { teamId, statusId });
   return row && rowToStatus(row);
 }
 
-export async function findDefaultStatus(db: Db, teamId: string): Promise<TaskStatus | undefined> {
-  const row = await db
+const defaultStatus = prepared((db, p: { teamId: string }) =>
+  db
     .selectFrom('task_statuses')
     .selectAll()
-    .where('team_id', '=', teamId)
+    .where('team_id', '=', p.teamId)
     .where('is_default', '=', 1)
     .orderBy('sort_order')
-    .executeTakeFirst();
+    .limit(1),
+);
+
+export async function findDefaultStatus(db: Db, teamId: string): Promise<TaskStatus | undefined> {
+  const [row] = await defaultStatus(db, { teamId });
   return row && rowToStatus(row);
 }
 

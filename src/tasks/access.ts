@@ -4,6 +4,7 @@
  * Used as the guard of single-task operations and, per row, in GET /v1/tasks.
  */
 import { sql, type ExpressionBuilder, type ExpressionWrapper, type SqlBool } from 'kysely';
+import { prepared } from '../storage/prepared.js';
 import type { Db, Tables } from '../storage/schema.js';
 
 type TaskTables = Tables & { t: Tables['tasks'] };
@@ -38,22 +39,45 @@ export function canAccess(eb: TaskScope, userId: string): ExpressionWrapper<Task
   ]);
 }
 
-/** Every user who may access the task now: the audience of its realtime events. */
-export async function readersOf(db: Db, taskId: number): Promise<string[]> {
-  const rows = await db
+/**
+ * WHERE clause: the user is a member of this non-archived list, so may access every task
+ * attached to it. Not correlated with the row: evaluated once per query (SQLite memoizes it,
+ * PostgreSQL makes it an InitPlan), it lets a walk through one list skip the per-row check.
+ */
+export function mayAccessAllOf(
+  eb: TaskScope,
+  listId: number,
+  userId: string,
+): ExpressionWrapper<TaskTables, 't', SqlBool> {
+  return eb.exists(
+    eb
+      .selectFrom('list_members as wm')
+      .innerJoin('task_lists as wl', 'wl.id', 'wm.list_id')
+      .select(sql.lit(1).as('one'))
+      .where('wm.list_id', '=', listId)
+      .where('wm.user_id', '=', userId)
+      .where('wl.is_archived', '=', 0),
+  );
+}
+
+const readerRows = prepared((db, p: { taskId: number }) =>
+  db
     .selectFrom('tasks')
     .select('created_by as user_id')
-    .where('id', '=', taskId)
-    .union(db.selectFrom('task_assignees').select('user_id').where('task_id', '=', taskId))
+    .where('id', '=', p.taskId)
+    .union(db.selectFrom('task_assignees').select('user_id').where('task_id', '=', p.taskId))
     .union(
       db
         .selectFrom('task_list_items as i')
         .innerJoin('task_lists as l', 'l.id', 'i.list_id')
         .innerJoin('list_members as m', 'm.list_id', 'i.list_id')
         .select('m.user_id')
-        .where('i.task_id', '=', taskId)
+        .where('i.task_id', '=', p.taskId)
         .where('l.is_archived', '=', 0),
-    )
-    .execute();
-  return rows.map((r) => r.user_id);
+    ),
+);
+
+/** Every user who may access the task now: the audience of its realtime events. */
+export async function readersOf(db: Db, taskId: number): Promise<string[]> {
+  return (await readerRows(db, { taskId })).map((r) => r.user_id);
 }

@@ -6,7 +6,8 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Caller } from '../caller.js';
 import { byNameThenId } from '../ids.js';
 import type { Db, NewTask, TaskRow, Tables } from '../storage/schema.js';
-import { canAccess } from './access.js';
+import { prepared } from '../storage/prepared.js';
+import { canAccess, mayAccessAllOf } from './access.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -65,15 +66,18 @@ export async function findTask(
   caller: Caller,
   taskId: number,
 ): Promise<(TaskRow & { accessible: boolean }) | undefined> {
-  const row = await db
-    .selectFrom('tasks as t')
-    .selectAll('t')
-    .select((eb) => canAccess(eb, caller.userId).as('accessible'))
-    .where('t.id', '=', taskId)
-    .where('t.team_id', '=', caller.teamId)
-    .executeTakeFirst();
+  const [row] = await taskWithAccess(db, { taskId, teamId: caller.teamId, userId: caller.userId });
   return row && { ...row, accessible: Boolean(row.accessible) };
 }
+
+const taskWithAccess = prepared((db, p: { taskId: number; teamId: string; userId: string }) =>
+  db
+    .selectFrom('tasks as t')
+    .selectAll('t')
+    .select((eb) => canAccess(eb, p.userId).as('accessible'))
+    .where('t.id', '=', p.taskId)
+    .where('t.team_id', '=', p.teamId),
+);
 
 /** `%`, `_` and `\` in a search match themselves. */
 export function likePattern(query: string): string {
@@ -92,7 +96,7 @@ type TaskQuery = SelectQueryBuilder<Tables & { t: Tables['tasks'] }, 't', object
 function walk(
   db: Db,
   filter: TaskFilter,
-): { query: TaskQuery; newestFirst: 'd.task_id' | 't.id'; drives?: 'list' | 'assignee' } {
+): { query: TaskQuery; newestFirst: 'd.task_id' | 't.id'; drives?: 'list' | 'assignee'; listId?: number } {
   const [listId, ...moreLists] = filter.taskListIds ?? [];
   const [assigneeId, ...moreAssignees] = filter.assigneeIds ?? [];
   if (listId !== undefined && moreLists.length === 0) {
@@ -101,7 +105,7 @@ function walk(
       .crossJoin('tasks as t')
       .whereRef('t.id', '=', 'd.task_id')
       .where('d.list_id', '=', listId);
-    return { query: query as unknown as TaskQuery, newestFirst: 'd.task_id', drives: 'list' };
+    return { query: query as unknown as TaskQuery, newestFirst: 'd.task_id', drives: 'list', listId };
   }
   if (assigneeId !== undefined && moreAssignees.length === 0) {
     const query = db
@@ -134,8 +138,13 @@ export async function findSummaries(db: Db, caller: Caller, filter: TaskFilter):
       's.is_completed',
     ])
     .where('t.team_id', '=', caller.teamId)
-    // Checked per row with index probes, while the walk goes newest first and stops at the limit.
-    .where((eb) => canAccess(eb, caller.userId));
+    // Checked per row with index probes, while the walk goes newest first and stops at the limit;
+    // walking a list the caller is a member of, once for all of its rows.
+    .where((eb) =>
+      start.listId === undefined
+        ? canAccess(eb, caller.userId)
+        : eb.or([mayAccessAllOf(eb, start.listId, caller.userId), canAccess(eb, caller.userId)]),
+    );
 
   if (filter.taskListIds?.length && start.drives !== 'list') {
     query = query.where(
@@ -197,47 +206,61 @@ function groupBy<T extends { task_id: number }, V>(rows: T[], toValue: (row: T) 
   return groups;
 }
 
+const assigneeRows = (db: Db) =>
+  db
+    .selectFrom('task_assignees as a')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .select(['a.task_id', 'u.id', 'u.name', 'u.email']);
+
+const assigneeRowsOfTask = prepared((db, p: { taskId: number }) => assigneeRows(db).where('a.task_id', '=', p.taskId));
+
 /** Assignees of each task, by name. */
 async function assigneesOf(db: Db, taskIds: number[]): Promise<Map<number, Person[]>> {
   if (taskIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('task_assignees as a')
-    .innerJoin('users as u', 'u.id', 'a.user_id')
-    .select(['a.task_id', 'u.id', 'u.name', 'u.email'])
-    .where('a.task_id', 'in', taskIds)
-    .execute();
+  const rows =
+    taskIds.length === 1
+      ? await assigneeRowsOfTask(db, { taskId: taskIds[0]! })
+      : await assigneeRows(db).where('a.task_id', 'in', taskIds).execute();
   const groups = groupBy(rows, (r) => ({ id: r.id, name: r.name, email: r.email }));
   for (const people of groups.values()) people.sort(byNameThenId);
   return groups;
 }
 
 /**
- * Lists each task is attached to, limited to lists the caller is a member of:
- * the name of a list is never shown to someone outside it.
+ * From the tasks' list items (by task id), checking membership per row: never from the
+ * caller's memberships, which can be many. The name of a list is never shown to someone
+ * outside it.
  */
+const visibleListRows = (db: Db, userId: string) =>
+  db
+    .selectFrom('task_list_items as i')
+    .innerJoin('task_lists as l', 'l.id', 'i.list_id')
+    .select(['i.task_id', 'l.id', 'l.name'])
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('list_members as m')
+          .select('m.list_id')
+          .whereRef('m.list_id', '=', 'i.list_id')
+          .where('m.user_id', '=', userId),
+      ),
+    )
+    .orderBy('l.id');
+
+const visibleListRowsOfTask = prepared((db, p: { taskId: number; userId: string }) =>
+  visibleListRows(db, p.userId).where('i.task_id', '=', p.taskId),
+);
+
+/** Lists each task is attached to, limited to lists the caller is a member of. */
 async function visibleListsOf(
   db: Db,
   caller: Caller,
   taskIds: number[],
 ): Promise<Map<number, { id: number; name: string }[]>> {
   if (taskIds.length === 0) return new Map();
-  // From the page's tasks (primary key), checking membership per row: never from the
-  // caller's memberships, which can be many.
-  const rows = await db
-    .selectFrom('task_list_items as i')
-    .innerJoin('task_lists as l', 'l.id', 'i.list_id')
-    .select(['i.task_id', 'l.id', 'l.name'])
-    .where('i.task_id', 'in', taskIds)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('list_members as m')
-          .select('m.list_id')
-          .whereRef('m.list_id', '=', 'i.list_id')
-          .where('m.user_id', '=', caller.userId),
-      ),
-    )
-    .orderBy('l.id')
-    .execute();
+  const rows =
+    taskIds.length === 1
+      ? await visibleListRowsOfTask(db, { taskId: taskIds[0]!, userId: caller.userId })
+      : await visibleListRows(db, caller.userId).where('i.task_id', 'in', taskIds).execute();
   return groupBy(rows, (r) => ({ id: r.id, name: r.name }));
 }
 
@@ -250,42 +273,15 @@ export async function findDetail(
   caller: Caller,
   taskId: number,
 ): Promise<TaskDetail | 'forbidden' | undefined> {
-  const row = await db
-    .selectFrom('tasks as t')
-    .innerJoin('task_statuses as s', 's.id', 't.status_id')
-    .innerJoin('users as c', 'c.id', 't.created_by')
-    .selectAll('t')
-    .select((eb) => [
-      's.name as status_name',
-      's.color as status_color',
-      's.is_completed',
-      'c.name as creator_name',
-      'c.email as creator_email',
-      canAccess(eb, caller.userId).as('accessible'),
-    ])
-    .where('t.id', '=', taskId)
-    .where('t.team_id', '=', caller.teamId)
-    .executeTakeFirst();
+  const [row] = await detailRow(db, { taskId, teamId: caller.teamId, userId: caller.userId });
   if (!row) return undefined;
   if (!row.accessible) return 'forbidden';
 
-  const [assignees, taskLists, parent, subtasks] = await Promise.all([
+  const [assignees, taskLists, [parent], [subtasks]] = await Promise.all([
     assigneesOf(db, [taskId]),
     visibleListsOf(db, caller, [taskId]),
-    row.parent_id === null
-      ? undefined
-      : db
-          .selectFrom('tasks as t')
-          .select(['t.id', 't.number', 't.title'])
-          .where('t.id', '=', row.parent_id)
-          .where((eb) => canAccess(eb, caller.userId))
-          .executeTakeFirst(),
-    db
-      .selectFrom('tasks as t')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('t.parent_id', '=', taskId)
-      .where((eb) => canAccess(eb, caller.userId))
-      .executeTakeFirstOrThrow(),
+    row.parent_id === null ? [] : accessibleParent(db, { parentId: row.parent_id, userId: caller.userId }),
+    accessibleSubtaskCount(db, { taskId, userId: caller.userId }),
   ]);
 
   return toDetail(row, {
@@ -299,9 +295,43 @@ export async function findDetail(
     assignees: assignees.get(taskId) ?? [],
     taskLists: taskLists.get(taskId) ?? [],
     parent: parent ?? null,
-    subtaskCount: Number(subtasks.n),
+    subtaskCount: Number(subtasks!.n),
   });
 }
+
+const detailRow = prepared((db, p: { taskId: number; teamId: string; userId: string }) =>
+  db
+    .selectFrom('tasks as t')
+    .innerJoin('task_statuses as s', 's.id', 't.status_id')
+    .innerJoin('users as c', 'c.id', 't.created_by')
+    .selectAll('t')
+    .select((eb) => [
+      's.name as status_name',
+      's.color as status_color',
+      's.is_completed',
+      'c.name as creator_name',
+      'c.email as creator_email',
+      canAccess(eb, p.userId).as('accessible'),
+    ])
+    .where('t.id', '=', p.taskId)
+    .where('t.team_id', '=', p.teamId),
+);
+
+const accessibleParent = prepared((db, p: { parentId: number; userId: string }) =>
+  db
+    .selectFrom('tasks as t')
+    .select(['t.id', 't.number', 't.title'])
+    .where('t.id', '=', p.parentId)
+    .where((eb) => canAccess(eb, p.userId)),
+);
+
+const accessibleSubtaskCount = prepared((db, p: { taskId: number; userId: string }) =>
+  db
+    .selectFrom('tasks as t')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('t.parent_id', '=', p.taskId)
+    .where((eb) => canAccess(eb, p.userId)),
+);
 
 /** A task's detail from its row and the parts read (or, for a new task, already known) beside it. */
 export function toDetail(
@@ -330,8 +360,32 @@ export function toDetail(
   };
 }
 
-export async function insertTask(db: Db, task: NewTask): Promise<TaskRow> {
-  return db.insertInto('tasks').values(task).returningAll().executeTakeFirstOrThrow();
+/** Every column of a new task but those with defaults (id, version). */
+export type NewTaskValues = Required<Omit<NewTask, 'id' | 'version'>>;
+
+const insertTaskRow = prepared((db, p: NewTaskValues) =>
+  db
+    .insertInto('tasks')
+    .values({
+      team_id: p.team_id,
+      number: p.number,
+      title: p.title,
+      title_search: p.title_search,
+      description: p.description,
+      priority: p.priority,
+      due_date: p.due_date,
+      status_id: p.status_id,
+      parent_id: p.parent_id,
+      created_by: p.created_by,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    })
+    .returningAll(),
+);
+
+export async function insertTask(db: Db, task: NewTaskValues): Promise<TaskRow> {
+  const [row] = await insertTaskRow(db, task);
+  return row!;
 }
 
 export type TaskChanges = Partial<

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { byNameThenId } from '../ids.js';
+import { prepared } from '../storage/prepared.js';
 import type { Db, Role, TeamRow } from '../storage/schema.js';
 
 export async function insertTeam(db: Db, name: string): Promise<TeamRow> {
@@ -27,14 +28,17 @@ export async function countTeams(db: Db): Promise<number> {
 }
 
 /** Hands out the team's next task number; the row lock it takes serializes concurrent creates. */
-export async function nextTaskNumber(db: Db, teamId: string): Promise<number> {
-  const row = await db
+const bumpTaskCounter = prepared((db, p: { teamId: string }) =>
+  db
     .updateTable('teams')
     .set((eb) => ({ task_counter: eb('task_counter', '+', 1) }))
-    .where('id', '=', teamId)
-    .returning('task_counter')
-    .executeTakeFirstOrThrow();
-  return Number(row.task_counter);
+    .where('id', '=', p.teamId)
+    .returning('task_counter'),
+);
+
+export async function nextTaskNumber(db: Db, teamId: string): Promise<number> {
+  const [row] = await bumpTaskCounter(db, { teamId });
+  return Number(row!.task_counter);
 }
 
 export interface MemberRecord {
