@@ -11,7 +11,8 @@
  * BENCH_ENGINES (sqlite,postgres; default both, --quick sqlite), BENCH_PG_URL (a PostgreSQL
  * server to create throwaway databases on; default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_SECONDS (measured seconds per scenario; default 8, --quick 4), BENCH_SCENARIOS (the
- * scenario numbers to measure, comma separated; default all: a narrower run is for development).
+ * scenario numbers to measure, comma separated; default all: a narrower run is for development),
+ * BENCH_NODE_OPTIONS (NODE_OPTIONS for the server only, to measure a Node.js or V8 setting).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -477,7 +478,10 @@ async function runSize(
 
     // The floor runs beside the server and is measured right after it on each scenario, before
     // the next scenario's writes change the data both read.
-    const server = await startChild(BIN, ['serve'], cliEnv(url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }));
+    const server = await startChild(BIN, ['serve'], {
+      ...cliEnv(url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }),
+      ...(process.env.BENCH_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }),
+    });
     result.startupMs = server.startupMs;
     try {
       const floor = await startChild(join(ROOT, 'dist', 'bench', 'floor.js'), [], {
@@ -668,7 +672,7 @@ export const httpBenchmark: Benchmark = {
     const seconds = Number(process.env.BENCH_SECONDS ?? (options.quick ? 4 : 8));
     const warm = options.quick ? 2 : 3;
     const only = process.env.BENCH_SCENARIOS?.split(',').map(Number);
-    const env = ['BENCH_SIZES', 'BENCH_ENGINES', 'BENCH_SECONDS', 'BENCH_SCENARIOS']
+    const env = ['BENCH_SIZES', 'BENCH_ENGINES', 'BENCH_SECONDS', 'BENCH_SCENARIOS', 'BENCH_NODE_OPTIONS']
       .filter((k) => process.env[k] !== undefined)
       .map((k) => `${k}=${process.env[k]}`)
       .join(' ');

@@ -57,6 +57,15 @@ export interface TaskFilter {
   limit: number;
 }
 
+const taskWithAccess = prepared((db, p: { taskId: number; teamId: string; userId: string }) =>
+  db
+    .selectFrom('tasks as t')
+    .selectAll('t')
+    .select((eb) => canAccess(eb, p.userId).as('accessible'))
+    .where('t.id', '=', p.taskId)
+    .where('t.team_id', '=', p.teamId),
+);
+
 /**
  * A task of this team, or undefined: another team's task is indistinguishable from a missing one.
  * `accessible` says whether the caller may read and change it.
@@ -69,15 +78,6 @@ export async function findTask(
   const [row] = await taskWithAccess(db, { taskId, teamId: caller.teamId, userId: caller.userId });
   return row && { ...row, accessible: Boolean(row.accessible) };
 }
-
-const taskWithAccess = prepared((db, p: { taskId: number; teamId: string; userId: string }) =>
-  db
-    .selectFrom('tasks as t')
-    .selectAll('t')
-    .select((eb) => canAccess(eb, p.userId).as('accessible'))
-    .where('t.id', '=', p.taskId)
-    .where('t.team_id', '=', p.teamId),
-);
 
 /** `%`, `_` and `\` in a search match themselves. */
 export function likePattern(query: string): string {
@@ -264,6 +264,40 @@ async function visibleListsOf(
   return groupBy(rows, (r) => ({ id: r.id, name: r.name }));
 }
 
+const detailRow = prepared((db, p: { taskId: number; teamId: string; userId: string }) =>
+  db
+    .selectFrom('tasks as t')
+    .innerJoin('task_statuses as s', 's.id', 't.status_id')
+    .innerJoin('users as c', 'c.id', 't.created_by')
+    .selectAll('t')
+    .select((eb) => [
+      's.name as status_name',
+      's.color as status_color',
+      's.is_completed',
+      'c.name as creator_name',
+      'c.email as creator_email',
+      canAccess(eb, p.userId).as('accessible'),
+    ])
+    .where('t.id', '=', p.taskId)
+    .where('t.team_id', '=', p.teamId),
+);
+
+const accessibleParent = prepared((db, p: { parentId: number; userId: string }) =>
+  db
+    .selectFrom('tasks as t')
+    .select(['t.id', 't.number', 't.title'])
+    .where('t.id', '=', p.parentId)
+    .where((eb) => canAccess(eb, p.userId)),
+);
+
+const accessibleSubtaskCount = prepared((db, p: { taskId: number; userId: string }) =>
+  db
+    .selectFrom('tasks as t')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('t.parent_id', '=', p.taskId)
+    .where((eb) => canAccess(eb, p.userId)),
+);
+
 /**
  * The full detail of one task of the caller's team; 'forbidden' when the caller may not access
  * it, undefined when the team has no such task. The access check rides on the row's query.
@@ -298,40 +332,6 @@ export async function findDetail(
     subtaskCount: Number(subtasks!.n),
   });
 }
-
-const detailRow = prepared((db, p: { taskId: number; teamId: string; userId: string }) =>
-  db
-    .selectFrom('tasks as t')
-    .innerJoin('task_statuses as s', 's.id', 't.status_id')
-    .innerJoin('users as c', 'c.id', 't.created_by')
-    .selectAll('t')
-    .select((eb) => [
-      's.name as status_name',
-      's.color as status_color',
-      's.is_completed',
-      'c.name as creator_name',
-      'c.email as creator_email',
-      canAccess(eb, p.userId).as('accessible'),
-    ])
-    .where('t.id', '=', p.taskId)
-    .where('t.team_id', '=', p.teamId),
-);
-
-const accessibleParent = prepared((db, p: { parentId: number; userId: string }) =>
-  db
-    .selectFrom('tasks as t')
-    .select(['t.id', 't.number', 't.title'])
-    .where('t.id', '=', p.parentId)
-    .where((eb) => canAccess(eb, p.userId)),
-);
-
-const accessibleSubtaskCount = prepared((db, p: { taskId: number; userId: string }) =>
-  db
-    .selectFrom('tasks as t')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('t.parent_id', '=', p.taskId)
-    .where((eb) => canAccess(eb, p.userId)),
-);
 
 /** A task's detail from its row and the parts read (or, for a new task, already known) beside it. */
 export function toDetail(

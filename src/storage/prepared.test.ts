@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
+import { tempDatabase, TEST_STORE, type TempDatabase } from '../../test/harness.js';
+import { openStore, type Store } from './database.js';
+import { migrateToLatest } from './migrate.js';
+import { prepared } from './prepared.js';
+
+const userName = prepared((db, p: { id: string; email: string }) =>
+  db.selectFrom('users').select('name').where('id', '=', p.id).where('email', '=', p.email),
+);
+
+describe(`prepared queries (${TEST_STORE})`, () => {
+  let database: TempDatabase;
+  let store: Store;
+
+  before(async () => {
+    database = await tempDatabase();
+    store = openStore(database.url);
+    await migrateToLatest(store);
+    const user = (id: string, name: string) => ({
+      id,
+      name,
+      email: `${name}@example.com`,
+      password_hash: null,
+      created_at: new Date().toISOString(),
+    });
+    await store.db
+      .insertInto('users')
+      .values([
+        user('00000000-0000-4000-8000-00000000000a', 'ada'),
+        user('00000000-0000-4000-8000-00000000000b', 'bob'),
+      ])
+      .execute();
+  });
+  after(async () => {
+    await store.close();
+    await database.remove();
+  });
+
+  test('each call runs with its own values, never those of the call that compiled it', async () => {
+    const ada = { id: '00000000-0000-4000-8000-00000000000a', email: 'ada@example.com' };
+    const bob = { id: '00000000-0000-4000-8000-00000000000b', email: 'bob@example.com' };
+    assert.deepEqual(await userName(store.db, ada), [{ name: 'ada' }]);
+    assert.deepEqual(await userName(store.db, bob), [{ name: 'bob' }]);
+    assert.deepEqual(await userName(store.db, { ...bob, email: 'ada@example.com' }), []);
+    assert.deepEqual(
+      await store.transaction((trx) => userName(trx, ada)),
+      [{ name: 'ada' }],
+      'and inside a transaction',
+    );
+  });
+
+  test('a database with plugins compiles every call, so each plugin sees each query', async () => {
+    let seen = 0;
+    const counter: KyselyPlugin = {
+      transformQuery: ({ node }: PluginTransformQueryArgs) => (seen++, node),
+      transformResult: async ({ result }: PluginTransformResultArgs) => result,
+    };
+    const db = store.db.withPlugin(counter);
+    const bob = { id: '00000000-0000-4000-8000-00000000000b', email: 'bob@example.com' };
+    assert.deepEqual(await userName(db, bob), [{ name: 'bob' }]);
+    assert.deepEqual(await userName(db, bob), [{ name: 'bob' }]);
+    assert.equal(seen, 2);
+  });
+});
