@@ -303,7 +303,7 @@ export async function generateDataset(
     });
     // PostgreSQL's autovacuum would gather planner statistics soon after such a load; SQLite
     // has none unless someone runs ANALYZE, and tasklane never does, so neither does this.
-    if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
+    if (store.dialect === 'postgres') await sql`vacuum analyze`.execute(store.db);
 
     let filterList = { id: teamA.listIds[0]!, openMedium: -1 };
     for (const [id, n] of openMediumPerList) {
