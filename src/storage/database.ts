@@ -103,17 +103,30 @@ class ImmediateTransactionDialect extends SqliteDialect {
 
 /**
  * Kysely prepares every statement afresh; a request runs a dozen, so compiling them again costs
- * more than running them. Statements are reusable, so keep them by SQL text (bounded: the SQL of
- * IN lists varies with their length).
+ * more than running them. Statements are reusable, so keep them by SQL text. SQLite holds each
+ * prepared statement in memory in proportion to its text (about 90 KB for an IN list of 500
+ * ids), and the text of an IN list varies with its length, so the cache is bounded by the total
+ * length of the SQL it keeps (about 13 MiB of statements) and forgets its oldest entries first;
+ * very long statements are never kept. Hot page queries bind their id lists as one parameter
+ * (dialect.ts, inList), so their text does not vary.
  */
-function cachePreparedStatements(database: BetterSqlite3.Database, limit = 2_000): void {
+function cachePreparedStatements(database: BetterSqlite3.Database, budget = 256 * 1024, longest = 8 * 1024): void {
   const prepare = database.prepare.bind(database);
   const cache = new Map<string, BetterSqlite3.Statement>();
+  let cached = 0;
   database.prepare = ((source: string) => {
     let statement = cache.get(source);
     if (!statement) {
       statement = prepare(source);
-      if (cache.size < limit) cache.set(source, statement);
+      if (source.length <= longest) {
+        cache.set(source, statement);
+        cached += source.length;
+        for (const oldest of cache.keys()) {
+          if (cached <= budget) break;
+          cache.delete(oldest);
+          cached -= oldest.length;
+        }
+      }
     }
     return statement;
   }) as typeof database.prepare;

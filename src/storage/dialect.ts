@@ -2,7 +2,15 @@
  * Every difference between SQLite and PostgreSQL that the rest of tasklane must know about.
  * Callers never branch on the engine; they ask this module.
  */
-import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely } from 'kysely';
+import {
+  PostgresAdapter,
+  sql,
+  type ColumnDefinitionBuilder,
+  type CreateTableBuilder,
+  type Kysely,
+  type RawBuilder,
+  type SqlBool,
+} from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -14,6 +22,27 @@ export function withSerialId<T extends string>(
   return dialect === 'postgres'
     ? table.addColumn('id', 'serial', (col: ColumnDefinitionBuilder) => col.primaryKey())
     : table.addColumn('id', 'integer', (col: ColumnDefinitionBuilder) => col.primaryKey().autoIncrement());
+}
+
+const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/** A list of values bound as one parameter: JSON text on SQLite, an array on PostgreSQL. */
+export type ListParam = string | readonly (number | string)[];
+
+export function listParam(db: Kysely<any>, values: readonly (number | string)[]): ListParam {
+  return isPostgres(db) ? values : JSON.stringify(values);
+}
+
+/**
+ * `column IN (values)` with the whole list as one parameter (`listParam`), so the statement's
+ * text is the same for any number of values: one prepared statement, compiled once (see
+ * prepared.ts), where a literal IN list makes one per length, and SQLite keeps each in memory
+ * (about 90 KB for a list of 500 ids). SQLite reads the list with json_each, PostgreSQL with = any.
+ */
+export function inList(db: Kysely<any>, column: string, values: ListParam): RawBuilder<SqlBool> {
+  return isPostgres(db)
+    ? sql<SqlBool>`${sql.ref(column)} = any(${values})`
+    : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${values}))`;
 }
 
 /** PostgreSQL's int4 range; ids beyond it cannot exist, so lookups skip the query. */
