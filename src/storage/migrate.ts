@@ -10,6 +10,7 @@ import { listItemFilters } from './migrations/0005_list_item_filters.js';
 import { apiKeyExpiry } from './migrations/0006_api_key_expiry.js';
 import { rateLimitCounters } from './migrations/0007_rate_limit_counters.js';
 import { idempotencyKeys } from './migrations/0008_idempotency_keys.js';
+import { searchStatistics } from './migrations/0009_search_statistics.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -22,6 +23,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0006_api_key_expiry': apiKeyExpiry(),
     '0007_rate_limit_counters': rateLimitCounters(dialect),
     '0008_idempotency_keys': idempotencyKeys(),
+    '0009_search_statistics': searchStatistics(dialect),
   };
 }
 
