@@ -519,7 +519,14 @@ async function runSize(
 const count = (n: number) => n.toLocaleString('en');
 const sizeName = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
 
-function render(results: SizeResult[], options: BenchOptions, env: string, warm: number, seconds: number): string {
+function render(
+  results: SizeResult[],
+  options: BenchOptions,
+  env: string,
+  warm: number,
+  seconds: number,
+  loadAtStart: string,
+): string {
   const out: string[] = [];
   const command = env ? `${env} ${options.command}` : options.command;
   out.push(`## HTTP API: throughput, latency and server CPU per request by team size
@@ -527,7 +534,7 @@ function render(results: SizeResult[], options: BenchOptions, env: string, warm:
 Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
 (\`bench/http.ts\`, \`bench/generate.ts\`, \`bench/floor.ts\`; code: ${describeRevision()}).
 
-- **Machine:** ${describeMachine()}. Server, load generator and database share it; load average when the run began: ${describeLoad()}.
+- **Machine:** ${describeMachine()}. Server, load generator and database share it; load average when the run began: ${loadAtStart}.
 - **Dataset** (\`bench/generate.ts\`): written directly through the storage layer (Kysely multi-row inserts, 50,000 tasks a transaction), **bypassing the API**, into a fresh database per size, server stopped.
   Two teams of the same shape (tasks interleaved by id): 50 members, 200 lists, N tasks each with 0–3 assignees and 1–2 lists
   (Zipf over the lists), 5 priorities (none/low/medium/high/urgent), 30% completed, 80% with a due date over 2026, 10% subtasks.
@@ -684,10 +691,14 @@ export const httpBenchmark: Benchmark = {
         throw new Error('http: needs wrk on the PATH (Debian: apt-get install -y wrk)');
       }
     }
+    const loadAtStart = describeLoad();
     const results: SizeResult[] = [];
     for (const engine of engines) {
       for (const size of sizes) results.push(await runSize(engine, size, warm, seconds, only));
     }
-    return { markdown: render(results, options, env, warm, seconds), problems: results.flatMap((r) => r.errors) };
+    return {
+      markdown: render(results, options, env, warm, seconds, loadAtStart),
+      problems: results.flatMap((r) => r.errors),
+    };
   },
 };
