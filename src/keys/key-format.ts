@@ -47,16 +47,7 @@ export function crc32(text: string): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-/** The checksum's digits, in number arithmetic: a CRC32 fits a double exactly (no BigInt on every request). */
-function checksumOf(body: string): string {
-  let value = crc32(body);
-  let text = '';
-  for (let i = 0; i < CHECKSUM_DIGITS; i++) {
-    text = BASE62[value % 62] + text;
-    value = Math.floor(value / 62);
-  }
-  return text;
-}
+const checksumOf = (body: string) => toBase62(BigInt(crc32(body)), CHECKSUM_DIGITS);
 
 /** A new key and the start of it that is safe to show in listings. */
 export function generateApiKey(): { key: string; displayPrefix: string } {

@@ -110,7 +110,11 @@ class ImmediateTransactionDialect extends SqliteDialect {
  * very long statements are never kept. Hot page queries bind their id lists as one parameter
  * (dialect.ts, inList), so their text does not vary.
  */
-function cachePreparedStatements(database: BetterSqlite3.Database, budget = 256 * 1024, longest = 8 * 1024): void {
+export function cachePreparedStatements(
+  database: BetterSqlite3.Database,
+  budget = 256 * 1024,
+  longest = 8 * 1024,
+): void {
   const prepare = database.prepare.bind(database);
   const cache = new Map<string, BetterSqlite3.Statement>();
   let cached = 0;

@@ -99,6 +99,20 @@ describe('task access', () => {
     expectStatus(await member.api.delete(`/v1/tasks/${taskId}`), 200);
   });
 
+  test('filtering by a list shows a non-member only the tasks they can reach otherwise (creator or assignee)', async () => {
+    const team = await createTestTeam(server);
+    const member = await team.member({ name: 'List member' });
+    const bystander = await team.member({ name: 'Bystander' });
+    const list = await newList(team.owner, 'Shared', [member]);
+    const hidden = await newTask(team.owner, { taskListIds: [list.id] });
+    const assigned = await newTask(team.owner, { taskListIds: [list.id], assigneeIds: [bystander.userId] });
+
+    const ids = async (actor: Actor) =>
+      expectStatus(await actor.api.get(`/v1/tasks?taskListId=${list.id}`), 200).map((t: { id: number }) => t.id);
+    assert.deepEqual(await ids(member), [assigned, hidden]);
+    assert.deepEqual(await ids(bystander), [assigned]);
+  });
+
   test('archiving the list takes a list member’s access away; unarchiving gives it back', async () => {
     const team = await createTestTeam(server);
     const member = await team.member({ name: 'List member' });

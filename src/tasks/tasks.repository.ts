@@ -92,12 +92,10 @@ type TaskQuery = SelectQueryBuilder<Tables & { t: Tables['tasks'] }, 't', object
  * through its (list_id | user_id, task_id) index, newest first, so it stops at the limit and
  * its cost follows the rows returned, not the size of the team or of the assignee's history.
  * CROSS JOIN pins that join order on SQLite (which has no statistics to choose by);
- * PostgreSQL treats it as an inner join and plans by its statistics.
+ * PostgreSQL treats it as an inner join and plans by its statistics. Says which list or
+ * assignee drives the walk, if one does: its rows are then `d`, ordered by `d.task_id`.
  */
-function walk(
-  db: Db,
-  filter: TaskFilter,
-): { query: TaskQuery; newestFirst: 'd.task_id' | 't.id'; drives?: 'list' | 'assignee'; listId?: number } {
+function walk(db: Db, filter: TaskFilter): { query: TaskQuery; listId?: number; assigneeId?: string } {
   const [listId, ...moreLists] = filter.taskListIds ?? [];
   const [assigneeId, ...moreAssignees] = filter.assigneeIds ?? [];
   if (listId !== undefined && moreLists.length === 0) {
@@ -106,7 +104,7 @@ function walk(
       .crossJoin('tasks as t')
       .whereRef('t.id', '=', 'd.task_id')
       .where('d.list_id', '=', listId);
-    return { query: query as unknown as TaskQuery, newestFirst: 'd.task_id', drives: 'list', listId };
+    return { query: query as unknown as TaskQuery, listId };
   }
   if (assigneeId !== undefined && moreAssignees.length === 0) {
     const query = db
@@ -114,10 +112,10 @@ function walk(
       .crossJoin('tasks as t')
       .whereRef('t.id', '=', 'd.task_id')
       .where('d.user_id', '=', assigneeId);
-    return { query: query as unknown as TaskQuery, newestFirst: 'd.task_id', drives: 'assignee' };
+    return { query: query as unknown as TaskQuery, assigneeId };
   }
   // Otherwise the team's tasks newest first (tasks(team_id, id)), or the planner's better index.
-  return { query: db.selectFrom('tasks as t'), newestFirst: 't.id' };
+  return { query: db.selectFrom('tasks as t') };
 }
 
 /** The caller's accessible tasks matching every filter, newest first (by id, descending). */
@@ -147,14 +145,14 @@ export async function findSummaries(db: Db, caller: Caller, filter: TaskFilter):
         : eb.or([mayAccessAllOf(eb, start.listId, caller.userId), canAccess(eb, caller.userId)]),
     );
 
-  if (filter.taskListIds?.length && start.drives !== 'list') {
+  if (filter.taskListIds?.length && start.listId === undefined) {
     query = query.where(
       't.id',
       'in',
       db.selectFrom('task_list_items').select('task_id').where('list_id', 'in', filter.taskListIds),
     );
   }
-  if (filter.assigneeIds?.length && start.drives !== 'assignee') {
+  if (filter.assigneeIds?.length && start.assigneeId === undefined) {
     query = query.where(
       't.id',
       'in',
@@ -164,7 +162,7 @@ export async function findSummaries(db: Db, caller: Caller, filter: TaskFilter):
   if (filter.statusIds?.length) query = query.where('t.status_id', 'in', filter.statusIds);
   // Walking one list, priority and completion are read from its index entries (their copies on
   // task_list_items), so only matching tasks are ever read.
-  const copies = start.drives === 'list' ? 'd' : undefined;
+  const copies = start.listId !== undefined;
   if (filter.priorities?.length) {
     query = query.where(sql.ref(copies ? 'd.priority' : 't.priority'), 'in', filter.priorities);
   }
@@ -178,7 +176,11 @@ export async function findSummaries(db: Db, caller: Caller, filter: TaskFilter):
     query = query.where(sql<boolean>`t.title_search like ${likePattern(filter.query)} escape '\\'`);
   }
 
-  const rows = await query.orderBy(sql.ref(start.newestFirst), 'desc').limit(filter.limit).execute();
+  const driven = start.listId !== undefined || start.assigneeId !== undefined;
+  const rows = await query
+    .orderBy(sql.ref(driven ? 'd.task_id' : 't.id'), 'desc')
+    .limit(filter.limit)
+    .execute();
   const taskIds = rows.map((r) => r.id);
   const [assignees, taskLists] = await Promise.all([assigneesOf(db, taskIds), visibleListsOf(db, caller, taskIds)]);
   return rows.map((r) => ({
