@@ -6,12 +6,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { Config } from './config.js';
 import { authenticate, SESSION_COOKIE } from './http/auth.js';
 import type { App, AppDeps } from './http/app-types.js';
 import { registerCors } from './http/cors.js';
 import { AppError } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { LOG_REDACTION } from './http/log-redaction.js';
+import { schedulePeriodic } from './http/periodic.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { answerClientError } from './http/timeouts.js';
@@ -23,6 +25,7 @@ import { meRoutes } from './me/me.routes.js';
 import { createEventBus } from './realtime/bus.js';
 import { eventsRoutes } from './realtime/events.routes.js';
 import { DEFAULT_HUB_OPTIONS, EventHub } from './realtime/hub.js';
+import { pruneExpiredSessions } from './sessions/sessions.repository.js';
 import { sessionRoutes, signInRoute } from './sessions/sessions.routes.js';
 import { statusesRoutes } from './statuses/statuses.routes.js';
 import { isDatabaseUnavailable } from './storage/errors.js';
@@ -38,6 +41,9 @@ declare module 'fastify' {
 
 export const API_VERSION = '1.0.0';
 
+/** Expired sessions (and their CSRF tokens) are deleted this often. */
+const SESSION_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, store } = deps;
   const hub = new EventHub(store, createEventBus(store, config.databaseUrl), {
@@ -51,7 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: LOG_REDACTION },
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustedProxies(config.trustProxy),
     clientErrorHandler: answerClientError,
     // While closing, serve what still arrives on open connections (answered with Connection:
     // close) rather than Fastify's own 503, whose body is not {"error"}.
@@ -124,17 +130,32 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerWebApp(app);
 
   signInRoute(rateLimiter.failedAuth)(app, deps);
+  schedulePeriodic(app, {
+    name: 'pruning expired sessions',
+    everyMs: SESSION_PRUNE_INTERVAL_MS,
+    run: () => pruneExpiredSessions(store.db),
+  });
   // Every POST under /v1 honours Idempotency-Key; its routes get a store that joins the request's transaction.
   const routeDeps = { ...deps, store: registerIdempotency(app, store) };
   await app.register(async (authenticated) => {
     rateLimiter.addAuthenticationHook(authenticated, authenticate(store));
-    for (const routes of [...v1Routes, sessionRoutes]) {
+    for (const routes of [...v1Routes, sessionRoutes(rateLimiter.failedAuth)]) {
       // Each module in its own scope, so a module's hooks (sessionRoutes' session check) stay its own.
       await authenticated.register(async (scope) => routes(scope, routeDeps));
     }
   });
 
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes "trust the nearest N hops" (Fastify
+ * itself now ignores numbers): with one proxy the client is the entry that proxy appended,
+ * whatever the client wrote to the left of it.
+ */
+function trustedProxies(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust === false ? false : [...trust];
 }
 
 /** Framework failures (`FST_…` codes) that are the client's doing, in words a person understands. */

@@ -2,6 +2,8 @@
  * The environment, read once at start-up into a frozen, typed object.
  * Nothing else in tasklane reads `process.env`; every bad variable is reported at once.
  */
+import { isIP } from 'node:net';
+
 export interface Config {
   readonly databaseUrl: string;
   readonly port: number;
@@ -14,10 +16,11 @@ export interface Config {
   /** Longest a PostgreSQL statement may run before it is cancelled (ignored for SQLite). */
   readonly databaseStatementTimeoutMs: number;
   /**
-   * Which proxies to believe about the client address (X-Forwarded-For), for per-address limits:
-   * false (default), true (any), or a comma-separated list of proxy addresses/CIDRs.
+   * Which proxies to believe about the client address and scheme (X-Forwarded-For/-Proto), for
+   * per-address limits and Secure cookies: false (default), the number of proxies in front, or
+   * their addresses/CIDRs. Never "any": then a client could name its own address.
    */
-  readonly trustProxy: boolean | string;
+  readonly trustProxy: false | number | readonly string[];
   /** Seconds between `: ping` comments on event streams (the contract asks for at most 25). */
   readonly eventsHeartbeatSeconds: number;
   /** Unsent bytes an event stream may queue before its client is disconnected. */
@@ -77,7 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 1_048_576, 1, 1_073_741_824),
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseStatementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     eventsHeartbeatSeconds: integer('EVENTS_HEARTBEAT_SECONDS', 20, 1, 25),
     eventsMaxBufferBytes: integer('EVENTS_MAX_BUFFER_BYTES', 1_048_576, 1024, 1_073_741_824),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS, problems),
@@ -92,9 +95,46 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze(config);
 }
 
-function parseTrustProxy(raw: string | undefined): boolean | string {
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  return raw === 'true' ? true : raw;
+/** proxy-addr's names for whole address ranges, accepted beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * `TRUST_PROXY`: unset or `false`; a hop count (`1`: believe the last X-Forwarded-For entry,
+ * which the one proxy in front appended); or the proxies' addresses (`127.0.0.1,10.0.0.0/8`).
+ * `true` is refused: trusting every hop makes the client's own, left-most entry its address.
+ */
+function parseTrustProxy(raw: string | undefined, problems: string[]): Config['trustProxy'] {
+  if (raw === undefined || raw.trim() === '' || raw === 'false') return false;
+  if (raw === 'true') {
+    problems.push(
+      'TRUST_PROXY=true would let any client choose its own address with X-Forwarded-For; set the number of ' +
+        'proxies in front of tasklane (TRUST_PROXY=1) or their addresses (TRUST_PROXY=127.0.0.1,10.0.0.0/8)',
+    );
+    return false;
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 10) problems.push(`TRUST_PROXY as a number of proxies must be from 1 to 10 (got "${raw}")`);
+    return hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (!isAddressOrRange(entry)) {
+      problems.push(
+        `TRUST_PROXY must be a number of proxies or a comma-separated list of proxy addresses or CIDRs (got "${entry}")`,
+      );
+    }
+  }
+  return entries;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
 }
 
 /** `CORS_ORIGINS`: comma-separated exact origins such as `https://app.example.com`; no wildcards. */

@@ -35,6 +35,8 @@ interface Command {
 }
 
 const text = (o: Options, name: string): string => String(o[name]);
+/** Ids as printed, in any case: user, team and key ids are UUIDs stored in lower case. */
+const uuidOption = (o: Options, name: string): string => text(o, name).toLowerCase();
 
 async function requireTeam(store: Store, id: string) {
   const team = isUuid(id) ? await findTeam(store.db, id) : undefined;
@@ -109,8 +111,8 @@ const COMMANDS: Record<string, Command> = {
     async run(store, o) {
       const role = (o.role ?? 'member') as Role;
       if (!ROLES.includes(role)) throw new AdminError(`--role must be one of ${ROLES.join(', ')}`);
-      const team = await requireTeam(store, text(o, 'org'));
-      const user = await requireUser(store, text(o, 'user'));
+      const team = await requireTeam(store, uuidOption(o, 'org'));
+      const user = await requireUser(store, uuidOption(o, 'user'));
       await upsertMember(store.db, team.id, user.id, role);
       return { orgId: team.id, userId: user.id, role };
     },
@@ -120,8 +122,8 @@ const COMMANDS: Record<string, Command> = {
     options: { org: { type: 'string' }, user: { type: 'string' } },
     required: ['org', 'user'],
     async run(store, o) {
-      const team = await requireTeam(store, text(o, 'org'));
-      const user = await requireUser(store, text(o, 'user'));
+      const team = await requireTeam(store, uuidOption(o, 'org'));
+      const user = await requireUser(store, uuidOption(o, 'user'));
       const removed = await store.transaction((trx) => deleteMember(trx, team.id, user.id));
       if (!removed) throw new AdminError(`user ${user.id} is not a member of org ${team.id}`);
       return { removed: true };
@@ -139,8 +141,8 @@ const COMMANDS: Record<string, Command> = {
     required: ['org', 'user'],
     async run(store, o) {
       const expiresAt = keyExpiry(o);
-      const team = await requireTeam(store, text(o, 'org'));
-      const user = await requireUser(store, text(o, 'user'));
+      const team = await requireTeam(store, uuidOption(o, 'org'));
+      const user = await requireUser(store, uuidOption(o, 'user'));
       if (!(await findMembership(store.db, team.id, user.id))) {
         throw new AdminError(`user ${user.id} is not a member of org ${team.id}`);
       }
@@ -154,7 +156,7 @@ const COMMANDS: Record<string, Command> = {
     options: { id: { type: 'string' } },
     required: ['id'],
     async run(store, o) {
-      const id = text(o, 'id');
+      const id = uuidOption(o, 'id');
       if (!isUuid(id) || !(await findKey(store.db, id))) throw new AdminError(`key ${id} not found`);
       if (!(await revokeKey(store.db, id))) throw new AdminError(`key ${id} is already revoked`);
       return { revoked: true };
@@ -166,7 +168,7 @@ const COMMANDS: Record<string, Command> = {
     required: ['list', 'user'],
     async run(store, o) {
       const list = await requireList(store, text(o, 'list'));
-      const user = await requireUser(store, text(o, 'user'));
+      const user = await requireUser(store, uuidOption(o, 'user'));
       await store.transaction((trx) => grantListMembership(store, trx, list, user.id));
       return { listId: list.id, userId: user.id };
     },
@@ -177,7 +179,7 @@ const COMMANDS: Record<string, Command> = {
     required: ['list', 'user'],
     async run(store, o) {
       const list = await requireList(store, text(o, 'list'));
-      const user = await requireUser(store, text(o, 'user'));
+      const user = await requireUser(store, uuidOption(o, 'user'));
       await store.transaction((trx) => revokeListMembership(store, trx, list, user.id));
       return { removed: true };
     },
@@ -194,7 +196,7 @@ const COMMANDS: Record<string, Command> = {
     },
     required: ['org', 'name'],
     async run(store, o) {
-      const team = await requireTeam(store, text(o, 'org'));
+      const team = await requireTeam(store, uuidOption(o, 'org'));
       const color = o.color === undefined ? null : text(o, 'color');
       if (color !== null && !/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(color)) {
         throw new AdminError('--color must be a hex colour such as #22C55E');

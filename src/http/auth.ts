@@ -4,6 +4,7 @@
  * refused on the very next request.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../caller.js';
 import { checkApiKey } from '../keys/key-auth.js';
@@ -22,14 +23,25 @@ declare module 'fastify' {
 }
 
 export const SESSION_COOKIE = 'tasklane_session';
+/**
+ * The session cookie's name on requests that arrived over TLS (through a trusted proxy). A
+ * browser accepts a `__Host-` cookie only if it is Secure, for the whole host (no Domain) and
+ * set over HTTPS, so a plain-HTTP page or a sibling subdomain cannot plant one.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 
-/** The value of one cookie from a Cookie header (no dependency needed for one name). */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of header?.split(';') ?? []) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
+/** Which session cookie this request's connection uses: the `__Host-` one over TLS, the plain one otherwise. */
+export function sessionCookieName(request: FastifyRequest): string {
+  return request.protocol === 'https' ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
+
+/**
+ * The session token the request carries, if any. The `cookie` package never throws on a
+ * malformed header or a broken %-escape, so such a cookie is just a session that is not found.
+ */
+export function sessionTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  return header ? parseCookie(header)[sessionCookieName(request)] || undefined : undefined;
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -49,7 +61,7 @@ export function authenticate(store: Store) {
   return async function authenticateRequest(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const header = request.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
-    const sessionToken = key ? undefined : readCookie(request.headers.cookie, SESSION_COOKIE);
+    const sessionToken = key ? undefined : sessionTokenOf(request);
 
     let caller: Caller | undefined;
     /** Why the presented key was refused (malformed, unknown or revoked, expired). */

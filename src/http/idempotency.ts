@@ -20,7 +20,8 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } f
 import type { Caller } from '../caller.js';
 import type { Store } from '../storage/database.js';
 import type { App } from './app-types.js';
-import { readCookie, SESSION_COOKIE } from './auth.js';
+import { sessionTokenOf } from './auth.js';
+import { schedulePeriodic } from './periodic.js';
 import { AppError } from './errors.js';
 import { pruneExpired, reserve, saveResponse, type RecordScope, type Reservation } from './idempotency-records.js';
 import { IdempotencySeal, type StoredResponse } from './idempotency-seal.js';
@@ -98,7 +99,11 @@ export function registerIdempotency(app: App, store: Store): Store {
       await entry.transaction.rollback();
     }
   });
-  schedulePruning(app, store);
+  schedulePeriodic(app, {
+    name: 'pruning expired idempotency records',
+    everyMs: PRUNE_INTERVAL_MS,
+    run: () => pruneExpired(store.db, new Date(Date.now() - IDEMPOTENCY_TTL_MS)),
+  });
   return requestScopedStore(store);
 }
 
@@ -113,7 +118,7 @@ function credentialSecret(request: FastifyRequest, caller: Caller): string | und
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     return key || bearer;
   }
-  return readCookie(request.headers.cookie, SESSION_COOKIE);
+  return sessionTokenOf(request);
 }
 
 function headerCount(rawHeaders: string[]): number {
@@ -229,23 +234,4 @@ function responseOf(reply: FastifyReply, payload: unknown): StoredResponse {
   }
   const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
   return { status: reply.statusCode, headers, body };
-}
-
-/** Deletes expired records at start and every hour, in every process (each delete is idempotent). */
-function schedulePruning(app: App, store: Store): void {
-  let timer: NodeJS.Timeout | undefined;
-  let pruning: Promise<unknown> = Promise.resolve();
-  const prune = () => {
-    pruning = pruneExpired(store.db, new Date(Date.now() - IDEMPOTENCY_TTL_MS)).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'pruning expired idempotency records failed'),
-    );
-  };
-  app.addHook('onReady', async () => {
-    prune();
-    timer = setInterval(prune, PRUNE_INTERVAL_MS).unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await pruning;
-  });
 }

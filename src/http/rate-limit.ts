@@ -3,7 +3,9 @@
  * - requests behind authentication count against their credential (an API key or a session),
  *   after authentication has found it; requests without a valid one count against the client
  *   address, and so do public routes (sign-in, docs, the web app) and unknown /v1 paths;
- * - failed authentication from one address also spends a stricter budget, min(limit, 60) a minute.
+ * - failed authentication from one address also spends a stricter budget, min(limit, 60) a minute;
+ * - a wrong password also spends its account's budget, min(limit, 10) a minute from all addresses.
+ *   Password attempts are counted before the password is hashed (see FailedAuthBudget).
  *
  * Counting after authentication means a random invalid key per request still spends the
  * address's budget, and someone else's failures behind the same address (a NAT, a proxy) never
@@ -29,6 +31,14 @@ declare module 'fastify' {
 const WINDOW_MS = 60_000;
 /** The failed-authentication budget never exceeds this many a minute per address. */
 const FAILED_AUTH_PER_MINUTE = 60;
+/**
+ * Wrong passwords a minute for one account, from all addresses together: it stops guessing
+ * spread over many addresses. The window is short so that someone who spends it to lock the
+ * real owner out achieves at most a minute's wait after they stop (and never touches the
+ * owner's open sessions or API keys); to keep it locked they must keep failing, which is all
+ * the guessing it allows, 10 a minute.
+ */
+const FAILED_PASSWORDS_PER_ACCOUNT_PER_MINUTE = 10;
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -60,9 +70,11 @@ class Budget {
     return this.read(() => this.counters.hit(this.prefix + key), log);
   }
 
-  /** The key's usage so far, counting nothing. */
-  peek(key: string): Promise<Usage | undefined> {
-    return this.read(() => this.counters.peek(this.prefix + key), this.log);
+  /** Takes back one request counted against `key` (a reservation that turned out not to be needed). */
+  async refund(key: string, log = this.log): Promise<void> {
+    await this.counters.refund(this.prefix + key).catch((error: unknown) => {
+      log.warn({ err: error }, 'rate limit counters unavailable: reservation not refunded');
+    });
   }
 
   /**
@@ -107,20 +119,44 @@ export function budgetAddress(ip: string): string {
 
 const addressOf = (request: FastifyRequest) => budgetAddress(request.ip ?? 'unknown');
 
-/** The stricter budget for failed authentication from one address (API keys, sessions and web sign-in). */
-export class FailedAuthBudget {
-  constructor(private readonly budget: Budget | null) {}
+/** A password attempt counted in advance: `succeeded()` gives it back when the password was right. */
+export interface PasswordAttempt {
+  succeeded(): Promise<void>;
+}
 
-  /** Throws 429 when the address has spent its budget; sign-in asks before it tries a password. */
-  async check(address: string): Promise<void> {
-    if (!this.budget) return;
-    const usage = await this.budget.peek(budgetAddress(address));
-    if (usage && usage.hits >= usage.limit) throw refuse({ ...usage, hits: usage.hits + 1 });
+/**
+ * The stricter budgets for failed authentication: per address (API keys, sessions and
+ * passwords alike) and, for passwords, per account.
+ */
+export class FailedAuthBudget {
+  constructor(
+    private readonly byAddress: Budget | null,
+    private readonly byAccount: Budget | null,
+  ) {}
+
+  /**
+   * Counts a password attempt against the address's and the account's budgets *before* the
+   * password is hashed, throwing 429 if either is spent. Counting first is what makes the
+   * budgets hold under concurrency: every attempt in a parallel burst is counted before any of
+   * them reaches the hash. A right password gives its count back, so only failures spend.
+   */
+  async reservePasswordAttempt(address: string, account: string, log?: FastifyBaseLogger): Promise<PasswordAttempt> {
+    const addressKey = budgetAddress(address);
+    const addressUsage = await this.byAddress?.spend(addressKey, log);
+    if (addressUsage && isSpent(addressUsage)) throw refuse(addressUsage);
+    const accountUsage = await this.byAccount?.spend(account, log);
+    if (accountUsage && isSpent(accountUsage)) throw refuse(accountUsage);
+    return {
+      succeeded: async () => {
+        if (addressUsage) await this.byAddress!.refund(addressKey, log);
+        if (accountUsage) await this.byAccount!.refund(account, log);
+      },
+    };
   }
 
-  /** Counts one failure from the address, and returns the address's usage after it. */
+  /** Counts one failure from the address (a refused key or session), and returns the address's usage after it. */
   async recordFailure(address: string, log?: FastifyBaseLogger): Promise<Usage | undefined> {
-    return this.budget?.spend(budgetAddress(address), log);
+    return this.byAddress?.spend(budgetAddress(address), log);
   }
 }
 
@@ -135,7 +171,7 @@ export function registerRateLimit(app: App, { store, config }: AppDeps): RateLim
   const perMinute = config.rateLimitPerMinute;
   if (perMinute === 0) {
     return {
-      failedAuth: new FailedAuthBudget(null),
+      failedAuth: new FailedAuthBudget(null, null),
       addAuthenticationHook: (scope, authenticate) => scope.addHook('onRequest', authenticate),
     };
   }
@@ -159,6 +195,13 @@ export function registerRateLimit(app: App, { store, config }: AppDeps): RateLim
       Math.min(perMinute, FAILED_AUTH_PER_MINUTE),
       (_limit, seconds) =>
         `Too many failed authentication attempts from your address. Try again in ${seconds} seconds.`,
+      app.log,
+    ),
+    new Budget(
+      counters,
+      'failed-password:',
+      Math.min(perMinute, FAILED_PASSWORDS_PER_ACCOUNT_PER_MINUTE),
+      (_limit, seconds) => `Too many failed sign-ins for this account. Try again in ${seconds} seconds.`,
       app.log,
     ),
   );

@@ -29,7 +29,11 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 export const IdParam = <K extends string>(name: K, message = `${name} must be a number.`) =>
   Type.Object({ [name]: Type.String({ pattern: '^\\d+$', errorMessage: message }) } as Record<K, TString>);
 
-export const Uuid = (options: object = {}) => Type.String({ format: 'uuid', ...options });
+/** A UUID (a user, team or key id), in any case; validation lower-cases it to match the stored ids. */
+export const Uuid = (options: object = {}) => Type.String({ format: 'uuid', ...LOWER_CASE, ...options });
+
+/** Lower-cases the string during validation (http/validation.ts): for ids compared with stored lower-case UUIDs. */
+export const LOWER_CASE = { 'x-lowercase': true } as const;
 
 /** `YYYY-MM-DD` naming a real calendar day (2025-02-30 is refused). */
 export const DateString = (options: object = {}) =>

@@ -3,7 +3,8 @@
  * while path and query strings are coerced, and a single query value becomes a one-item array
  * where the schema wants an array. Unknown body fields are dropped.
  */
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { Ajv, type AnySchemaObject, type ErrorObject, type KeywordDefinition, type Options } from 'ajv';
+import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
@@ -11,6 +12,23 @@ import type { FastifySchemaCompiler } from 'fastify';
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
 const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
   addFormatsModule) as unknown as AddFormats;
+
+/**
+ * `"x-lowercase": true` lower-cases a string as it is validated. User, team and key ids are
+ * UUIDs stored in lower case; this makes every request's ids compare equal to them, in one
+ * place, whatever case a client sends.
+ */
+const LOWERCASE_KEYWORD: KeywordDefinition = {
+  keyword: 'x-lowercase',
+  type: 'string',
+  schemaType: 'boolean',
+  modifying: true,
+  validate: (lower: boolean, data: string, _schema?: AnySchemaObject, context?: DataValidationCxt) => {
+    if (lower && context)
+      (context.parentData as Record<string | number, unknown>)[context.parentDataProperty] = data.toLowerCase();
+    return true;
+  },
+};
 
 function createAjv(options: Options): Ajv {
   const ajv = new Ajv({
@@ -21,6 +39,7 @@ function createAjv(options: Options): Ajv {
     ...options,
   });
   addFormats(ajv, ['date', 'uuid']);
+  ajv.addKeyword(LOWERCASE_KEYWORD);
   return ajv;
 }
 

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../http/app-types.js';
 import { invalidInput, notFound } from '../http/errors.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses, LOWER_CASE } from '../http/schemas.js';
 import { isUuid } from '../ids.js';
 import { requireSession } from '../sessions/sessions.service.js';
 import { ExpiryError, MAX_EXPIRY_DAYS, resolveExpiry } from './key-expiry.js';
@@ -98,7 +98,7 @@ export function keysRoutes(app: App, { store }: AppDeps): void {
       schema: {
         summary: 'Revoke one of your API keys (signed-in session only)',
         tags,
-        params: Type.Object({ keyId: Type.String() }),
+        params: Type.Object({ keyId: Type.String(LOWER_CASE) }),
         response: { 200: Type.Object({ id: Type.String(), revoked: Type.Boolean() }), ...errorResponses(403, 404) },
       },
     },

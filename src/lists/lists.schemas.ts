@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdParam, StringEnum, Uuid } from '../http/schemas.js';
+import { IdParam, LOWER_CASE, StringEnum, Uuid } from '../http/schemas.js';
 import { LIST_COLORS } from './lists.repository.js';
 
 export const TaskListBody = Type.Object({
@@ -36,7 +36,7 @@ export const ListIdParams = IdParam('listId');
 
 export const ListMemberParams = Type.Object({
   listId: Type.String({ pattern: '^\\d+$', errorMessage: 'listId must be a number.' }),
-  userId: Type.String({ errorMessage: 'userId must be a user ID.' }),
+  userId: Type.String({ ...LOWER_CASE, errorMessage: 'userId must be a user ID.' }),
 });
 
 export const AddListMemberBody = Type.Object(

@@ -86,3 +86,22 @@ export async function liveSessionTeams(db: Db, sessionIds: readonly string[]): P
     .execute();
   return new Map(rows.map((r) => [r.id, r.team_id]));
 }
+
+/** Sessions deleted per statement when pruning: short statements, never a long lock. */
+const PRUNE_BATCH = 1_000;
+
+/** Deletes every session that expired before `now` (their CSRF tokens go with them); returns how many. */
+export async function pruneExpiredSessions(db: Db, now = new Date()): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const result = await db
+      .deleteFrom('sessions')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('sessions').select('id').where('expires_at', '<=', now.toISOString()).limit(PRUNE_BATCH),
+      )
+      .executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    total += deleted;
+    if (deleted < PRUNE_BATCH) return total;
+  }
+}

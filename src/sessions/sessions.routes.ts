@@ -1,8 +1,9 @@
 /** The web app's sign-in and account endpoints (outside the published /v1 interface). */
+import { stringifySetCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../http/app-types.js';
-import { SESSION_COOKIE } from '../http/auth.js';
+import { sessionCookieName } from '../http/auth.js';
 import type { FailedAuthBudget } from '../http/rate-limit.js';
 import { errorResponses, Uuid } from '../http/schemas.js';
 import { SESSION_TTL_MS } from './sessions.repository.js';
@@ -21,15 +22,25 @@ const SessionInfo = Type.Object({
 const Password = (name: string) =>
   Type.String({ minLength: 8, maxLength: 200, errorMessage: `${name} must be 8 to 200 characters long.` });
 
+/** Sets (or, with an empty token and no time left, clears) the session cookie this connection uses. */
 function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeMs: number): void {
-  const secure = request.protocol === 'https' ? '; Secure' : '';
-  reply.header(
-    'set-cookie',
-    `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(maxAgeMs / 1000)}${secure}`,
-  );
+  const cookie = stringifySetCookie(sessionCookieName(request), token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    maxAge: Math.floor(maxAgeMs / 1000),
+    secure: request.protocol === 'https',
+  });
+  reply.header('set-cookie', cookie);
 }
 
-/** POST /auth/sign-in: public; failed attempts spend the address's failed-authentication budget. */
+/** Counts each password attempt against the request's address and the account before the password is hashed. */
+const passwordAttempts =
+  (budget: FailedAuthBudget, request: FastifyRequest): service.ReservePasswordAttempt =>
+  (account) =>
+    budget.reservePasswordAttempt(request.ip, account, request.log);
+
+/** POST /auth/sign-in: public; wrong passwords spend the address's and the account's failed-authentication budgets. */
 export const signInRoute = (budget: FailedAuthBudget) =>
   function registerSignIn(app: App, { store }: AppDeps): void {
     app.post(
@@ -47,116 +58,111 @@ export const signInRoute = (budget: FailedAuthBudget) =>
             },
             { additionalProperties: false },
           ),
-          response: { 200: SessionInfo, ...errorResponses(400, 403) },
+          response: { 200: SessionInfo, ...errorResponses(400, 403, 503) },
         },
       },
       async (request, reply) => {
-        await budget.check(request.ip);
-        try {
-          const { token, info } = await service.signIn(store, request.body);
-          setSessionCookie(request, reply, token, SESSION_TTL_MS);
-          return info;
-        } catch (error) {
-          await budget.recordFailure(request.ip);
-          throw error;
-        }
+        const { token, info } = await service.signIn(store, request.body, passwordAttempts(budget, request));
+        setSessionCookie(request, reply, token, SESSION_TTL_MS);
+        return info;
       },
     );
   };
 
 /** Endpoints for a signed-in session; registered behind the authentication hook. */
-export function sessionRoutes(app: App, { store }: AppDeps): void {
-  app.addHook('preHandler', async (request) => service.requireSession(request.caller, 'This'));
+export const sessionRoutes = (budget: FailedAuthBudget) =>
+  function registerSessionRoutes(app: App, { store }: AppDeps): void {
+    app.addHook('preHandler', async (request) => service.requireSession(request.caller, 'This'));
 
-  app.get(
-    '/auth/session',
-    {
-      schema: {
-        summary: 'The signed-in user, team, teams and CSRF token',
-        tags,
-        response: { 200: SessionInfo, ...errorResponses() },
+    app.get(
+      '/auth/session',
+      {
+        schema: {
+          summary: 'The signed-in user, team, teams and CSRF token',
+          tags,
+          response: { 200: SessionInfo, ...errorResponses() },
+        },
       },
-    },
-    async (request) => service.sessionInfo(store, request.caller, request.caller.credential.csrfToken!),
-  );
+      async (request) => service.sessionInfo(store, request.caller, request.caller.credential.csrfToken!),
+    );
 
-  app.post(
-    '/auth/sign-out',
-    {
-      schema: {
-        summary: 'End this session',
-        tags,
-        response: { 200: Type.Object({ signedOut: Type.Boolean() }), ...errorResponses(403) },
+    app.post(
+      '/auth/sign-out',
+      {
+        schema: {
+          summary: 'End this session',
+          tags,
+          response: { 200: Type.Object({ signedOut: Type.Boolean() }), ...errorResponses(403) },
+        },
       },
-    },
-    async (request, reply) => {
-      await service.signOut(store, request.caller);
-      setSessionCookie(request, reply, '', 0);
-      return { signedOut: true };
-    },
-  );
+      async (request, reply) => {
+        await service.signOut(store, request.caller);
+        setSessionCookie(request, reply, '', 0);
+        return { signedOut: true };
+      },
+    );
 
-  app.post(
-    '/auth/team',
-    {
-      schema: {
-        summary: 'Switch the team this session acts in',
-        tags,
-        body: Type.Object(
-          { teamId: Uuid({ errorMessage: 'teamId must be a team ID (UUID).' }) },
-          { additionalProperties: false },
-        ),
-        response: { 200: SessionInfo, ...errorResponses(400, 403) },
+    app.post(
+      '/auth/team',
+      {
+        schema: {
+          summary: 'Switch the team this session acts in',
+          tags,
+          body: Type.Object(
+            { teamId: Uuid({ errorMessage: 'teamId must be a team ID (UUID).' }) },
+            { additionalProperties: false },
+          ),
+          response: { 200: SessionInfo, ...errorResponses(400, 403) },
+        },
       },
-    },
-    async (request) => service.switchTeam(store, request.caller, request.body.teamId),
-  );
+      async (request) => service.switchTeam(store, request.caller, request.body.teamId),
+    );
 
-  app.patch(
-    '/auth/profile',
-    {
-      schema: {
-        summary: 'Change your display name',
-        tags,
-        body: Type.Object(
-          {
-            name: Type.String({
-              minLength: 1,
-              maxLength: 200,
-              pattern: '\\S',
-              errorMessage: 'name must be 1 to 200 characters with at least one non-whitespace character.',
-            }),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: SessionInfo, ...errorResponses(400, 403) },
+    app.patch(
+      '/auth/profile',
+      {
+        schema: {
+          summary: 'Change your display name',
+          tags,
+          body: Type.Object(
+            {
+              name: Type.String({
+                minLength: 1,
+                maxLength: 200,
+                pattern: '\\S',
+                errorMessage: 'name must be 1 to 200 characters with at least one non-whitespace character.',
+              }),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: SessionInfo, ...errorResponses(400, 403) },
+        },
       },
-    },
-    async (request) => {
-      await service.updateProfile(store, request.caller, request.body.name);
-      return service.sessionInfo(store, request.caller, request.caller.credential.csrfToken!);
-    },
-  );
+      async (request) => {
+        await service.updateProfile(store, request.caller, request.body.name);
+        return service.sessionInfo(store, request.caller, request.caller.credential.csrfToken!);
+      },
+    );
 
-  app.post(
-    '/auth/password',
-    {
-      schema: {
-        summary: 'Change your password (signs out your other sessions)',
-        tags,
-        body: Type.Object(
-          {
-            currentPassword: Type.String({ errorMessage: 'currentPassword is required.' }),
-            newPassword: Password('newPassword'),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Type.Object({ changed: Type.Boolean() }), ...errorResponses(400, 403) },
+    app.post(
+      '/auth/password',
+      {
+        schema: {
+          summary: 'Change your password (signs out your other sessions)',
+          tags,
+          body: Type.Object(
+            {
+              currentPassword: Type.String({ errorMessage: 'currentPassword is required.' }),
+              newPassword: Password('newPassword'),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: Type.Object({ changed: Type.Boolean() }), ...errorResponses(400, 403, 503) },
+        },
       },
-    },
-    async (request) => {
-      await service.changePassword(store, request.caller, request.body);
-      return { changed: true };
-    },
-  );
-}
+      async (request) => {
+        await service.changePassword(store, request.caller, request.body, passwordAttempts(budget, request));
+        return { changed: true };
+      },
+    );
+  };

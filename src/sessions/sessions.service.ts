@@ -1,10 +1,18 @@
 /** Web sign-in: passwords → sessions, the team a session acts in, profile and password changes. */
 import type { Caller } from '../caller.js';
 import { AppError, forbidden, invalidInput, unauthorized } from '../http/errors.js';
+import type { PasswordAttempt } from '../http/rate-limit.js';
 import type { Store } from '../storage/database.js';
 import { findMembership, findTeam } from '../teams/teams.repository.js';
 import { hashPassword, verifyPassword } from '../users/passwords.js';
-import { findUser, findUserByEmail, teamsOfUser, updateUser, type TeamOfUser } from '../users/users.repository.js';
+import {
+  findUser,
+  findUserByEmail,
+  teamsOfUser,
+  updateUser,
+  upgradePasswordHash,
+  type TeamOfUser,
+} from '../users/users.repository.js';
 import { deleteOtherSessions, deleteSession, insertSession, setSessionTeam } from './sessions.repository.js';
 
 export interface SessionInfo {
@@ -15,6 +23,12 @@ export interface SessionInfo {
   csrfToken: string;
 }
 
+/**
+ * Counts one password attempt for an account before the password is checked, refusing (429)
+ * when its budgets are spent; `succeeded()` gives the count back (http/rate-limit.ts).
+ */
+export type ReservePasswordAttempt = (account: string) => Promise<PasswordAttempt>;
+
 /** A hash to verify against when the email is unknown, so both failures take the same time. */
 let decoyHash: Promise<string> | undefined;
 
@@ -22,11 +36,17 @@ let decoyHash: Promise<string> | undefined;
 export async function signIn(
   store: Store,
   input: { email: string; password: string; teamId?: string },
+  reserveAttempt: ReservePasswordAttempt,
 ): Promise<{ token: string; info: SessionInfo }> {
-  const user = await findUserByEmail(store.db, input.email.trim());
+  const email = input.email.trim().toLowerCase();
+  const user = await findUserByEmail(store.db, email);
+  // An unknown email has a budget of its own, so the answers never tell which accounts exist.
+  const attempt = await reserveAttempt(user ? `user:${user.id}` : `email:${email}`);
   const hash = user?.password_hash ?? (await (decoyHash ??= hashPassword('decoy password')));
-  const passwordOk = await verifyPassword(input.password, hash);
-  if (!user || !user.password_hash || !passwordOk) throw unauthorized('Wrong email or password.');
+  const { ok, needsRehash } = await verifyPassword(input.password, hash);
+  if (!user || !user.password_hash || !ok) throw unauthorized('Wrong email or password.');
+  await attempt.succeeded();
+  if (needsRehash) await rehash(store, user.id, user.password_hash, input.password);
 
   const teams = await teamsOfUser(store.db, user.id);
   const team = input.teamId ? teams.find((t) => t.id === input.teamId) : teams[0];
@@ -84,11 +104,14 @@ export async function changePassword(
   store: Store,
   caller: Caller,
   input: { currentPassword: string; newPassword: string },
+  reserveAttempt: ReservePasswordAttempt,
 ): Promise<void> {
   const user = await findUser(store.db, caller.userId);
-  if (!user?.password_hash || !(await verifyPassword(input.currentPassword, user.password_hash))) {
-    throw invalidInput('The current password is wrong.');
-  }
+  // A wrong current password is a failed guess like a wrong sign-in, from the same budgets.
+  const attempt = await reserveAttempt(`user:${caller.userId}`);
+  const current = user?.password_hash ? await verifyPassword(input.currentPassword, user.password_hash) : undefined;
+  if (!current?.ok) throw invalidInput('The current password is wrong.');
+  await attempt.succeeded();
   if (input.newPassword === input.currentPassword)
     throw invalidInput('The new password is the same as the current one.');
   const passwordHash = await hashPassword(input.newPassword);
@@ -96,6 +119,19 @@ export async function changePassword(
     await updateUser(trx, caller.userId, { password_hash: passwordHash });
     await deleteOtherSessions(trx, caller.userId, caller.credential.id);
   });
+}
+
+/**
+ * Replaces a hash made by an older scheme or with weaker parameters, now that the password is
+ * at hand. Best effort: if it fails (the hash slots are busy, say) the old hash keeps working
+ * and the next sign-in tries again.
+ */
+async function rehash(store: Store, userId: string, oldHash: string, password: string): Promise<void> {
+  try {
+    await upgradePasswordHash(store.db, userId, oldHash, await hashPassword(password));
+  } catch {
+    // Nothing lost: the stored hash is unchanged and still verifies.
+  }
 }
 
 /** Guards session-only endpoints (key management, profile): an API key cannot use them. */

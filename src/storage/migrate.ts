@@ -11,6 +11,7 @@ import { apiKeyExpiry } from './migrations/0006_api_key_expiry.js';
 import { rateLimitCounters } from './migrations/0007_rate_limit_counters.js';
 import { idempotencyKeys } from './migrations/0008_idempotency_keys.js';
 import { searchStatistics } from './migrations/0009_search_statistics.js';
+import { sessionExpiryIndex } from './migrations/0010_session_expiry_index.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -24,6 +25,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0007_rate_limit_counters': rateLimitCounters(dialect),
     '0008_idempotency_keys': idempotencyKeys(),
     '0009_search_statistics': searchStatistics(dialect),
+    '0010_session_expiry_index': sessionExpiryIndex(),
   };
 }
 

@@ -15,8 +15,8 @@ export interface WindowCount {
 export interface CounterStore {
   /** Counts one hit for `bucket` and returns its window (a new window when the last one ended). */
   hit(bucket: string): Promise<WindowCount>;
-  /** The bucket's window without counting anything (hits 0 when it has none running). */
-  peek(bucket: string): Promise<WindowCount>;
+  /** Takes back one hit counted in the bucket's current window (a reservation that was not needed). */
+  refund(bucket: string): Promise<void>;
   /** Waits for background work (pruning), so the database can close after it. */
   close(): Promise<void>;
 }
@@ -45,11 +45,9 @@ export class MemoryCounters implements CounterStore {
     return { hits: window.hits, msLeft: window.start + this.windowMs - now };
   }
 
-  async peek(bucket: string): Promise<WindowCount> {
-    const now = Date.now();
+  async refund(bucket: string): Promise<void> {
     const window = this.windows.get(bucket);
-    if (!window || now - window.start >= this.windowMs) return { hits: 0, msLeft: this.windowMs };
-    return { hits: window.hits, msLeft: window.start + this.windowMs - now };
+    if (window && Date.now() - window.start < this.windowMs && window.hits > 0) window.hits -= 1;
   }
 
   async close(): Promise<void> {}
@@ -91,13 +89,12 @@ export class PostgresCounters implements CounterStore {
     return { hits: rows[0]!.hits, msLeft: rows[0]!.ms_left };
   }
 
-  async peek(bucket: string): Promise<WindowCount> {
+  async refund(bucket: string): Promise<void> {
     const window = this.interval();
-    const { rows } = await sql<{ hits: number; ms_left: number }>`
-      select hits, (extract(epoch from window_start + ${window} - now()) * 1000)::float8 as ms_left
-      from rate_limit_counters where bucket = ${bucket} and window_start > now() - ${window}
+    await sql`
+      update rate_limit_counters set hits = greatest(hits - 1, 0)
+      where bucket = ${bucket} and window_start > now() - ${window}
     `.execute(this.store.db);
-    return rows[0] ? { hits: rows[0].hits, msLeft: rows[0].ms_left } : { hits: 0, msLeft: this.windowMs };
   }
 
   async close(): Promise<void> {

@@ -31,7 +31,7 @@ const filterId = (raw: string): number => toId(raw) ?? 0;
 function toFilter(query: TaskQuery): TaskFilter {
   return {
     taskListIds: query.taskListId?.map(filterId),
-    assigneeIds: query.assigneeId?.map((id) => id.toLowerCase()),
+    assigneeIds: query.assigneeId,
     statusIds: query.taskStatusId?.map(filterId),
     priorities: query.priority,
     isCompleted: query.isCompleted === undefined ? undefined : query.isCompleted === 'true',

@@ -52,8 +52,6 @@ export interface NewTaskInput {
 }
 
 const unique = <T>(values: readonly T[] = []): T[] => [...new Set(values)];
-/** User ids are UUIDs, stored lower-case; accept them in any case. */
-const userIds = (values: readonly string[] = []): string[] => unique(values.map((id) => id.toLowerCase()));
 
 async function checkStatus(db: Db, caller: Caller, statusId: number): Promise<TaskStatus> {
   const id = toId(statusId);
@@ -100,7 +98,7 @@ async function checkParent(db: Db, caller: Caller, parentId: number): Promise<Ta
  */
 export async function createTask(store: Store, caller: Caller, input: NewTaskInput): Promise<TaskDetail> {
   const listIds = unique(input.taskListIds);
-  const assigneeIds = userIds(input.assigneeIds);
+  const assigneeIds = unique(input.assigneeIds);
   return store.transaction(async (trx) => {
     let status: TaskStatus;
     if (input.taskStatusId === undefined) {
@@ -196,7 +194,7 @@ export async function updateTask(
     if (patch.dueDate !== undefined) changes.due_date = patch.dueDate;
     const status = patch.taskStatusId === undefined ? undefined : await checkStatus(trx, caller, patch.taskStatusId);
     if (status) changes.status_id = status.id;
-    const assigneeIds = patch.assigneeIds && userIds(patch.assigneeIds);
+    const assigneeIds = patch.assigneeIds && unique(patch.assigneeIds);
     if (assigneeIds) assigneesAmong(await membersAmong(trx, caller.teamId, assigneeIds), assigneeIds);
     const listIds = patch.taskListIds && unique(patch.taskListIds);
     if (listIds) await checkLists(trx, caller, listIds);

@@ -32,6 +32,19 @@ export async function updateUser(
   await db.updateTable('users').set(changes).where('id', '=', userId).execute();
 }
 
+/**
+ * Swaps the user's password hash for a stronger hash of the same password, unless the hash
+ * changed meanwhile (a password change won the race and must not be undone).
+ */
+export async function upgradePasswordHash(db: Db, userId: string, oldHash: string, newHash: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: newHash })
+    .where('id', '=', userId)
+    .where('password_hash', '=', oldHash)
+    .execute();
+}
+
 export interface TeamOfUser {
   id: string;
   name: string;
