@@ -3,6 +3,7 @@
  * Shared by the suites that test web sessions (sessions, sign-in budgets, proxies).
  */
 import assert from 'node:assert/strict';
+import { randomBytes, scrypt } from 'node:crypto';
 import { hashPassword } from '../src/users/passwords.js';
 import { updateUser } from '../src/users/users.repository.js';
 import { createTestTeam, type Actor, type Team } from './factories.js';
@@ -160,5 +161,16 @@ export async function expectSignInRefused(
     response.setCookies.filter((c) => c.startsWith(`${COOKIE}=`)),
     [],
     'a refused sign-in set a cookie',
+  );
+}
+
+/** A password hash as releases before argon2id stored it: `scrypt$N$r$p$salt$hash`. */
+export function legacyScryptHash(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const [N, r, p] = [2 ** 15, 8, 1];
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, 64, { N, r, p, maxmem: 256 * N * r }, (error, key) =>
+      error ? reject(error) : resolve(['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$')),
+    ),
   );
 }

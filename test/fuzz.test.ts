@@ -207,6 +207,21 @@ describe('requests the fuzzer found mishandled, kept as fixed cases', () => {
     assert.equal(errorBodyProblem(keyed), undefined, showRaw(keyed));
   });
 
+  test('a malformed session cookie is a 401 {"error"} on every kind of route, never a 500', async () => {
+    for (const cookie of ['tasklane_session=%', 'tasklane_session=%E0%A4%A', '__Host-tasklane_session=%']) {
+      for (const [method, path] of [
+        ['GET', '/v1/me'],
+        ['GET', '/v1/lists'],
+        ['POST', '/v1/tasks'],
+        ['GET', '/auth/session'],
+      ] as const) {
+        const response = await rawRequest(server.url, { method, path, headers: { cookie } });
+        assert.equal(response.status, 401, showRaw(response));
+        assert.equal(errorBodyProblem(response), undefined, showRaw(response));
+      }
+    }
+  });
+
   test('HEAD /v1/events answers its head at once instead of holding the connection open', async () => {
     const key = (await new Fixture(server).current()).credentials.owner.key;
     const response = await rawRequest(server.url, {

@@ -53,10 +53,11 @@ export class HashSlots {
 
 /**
  * Half the cores (at least one), so API requests always keep a core while passwords are
- * checked; 16 waiting per slot is about a third of a second of queue at ~20 ms a hash.
+ * checked. 64 waiting per slot is a little over a second of queue at ~20 ms a hash: room for a
+ * whole address's failed-authentication budget (60) arriving at once, never an unbounded wait.
  */
 const slotCount = Math.max(1, Math.floor(availableParallelism() / 2));
-export const hashSlots = new HashSlots(slotCount, 16 * slotCount);
+export const hashSlots = new HashSlots(slotCount, 64 * slotCount);
 
 const normalise = (password: string) => password.normalize('NFKC');
 

@@ -1,7 +1,7 @@
 /**
  * One route's OpenAPI entry → an arbitrary of whole requests: every path segment, query
  * parameter (absent, once, repeated, a thousand times), body field (valid, boundary, hostile,
- * missing, extra, repeated) and the headers that matter (credential, CSRF, If-Match,
+ * missing, extra, repeated) and the headers that matter (API key, session cookie, CSRF, If-Match,
  * Last-Event-ID, Idempotency-Key, Content-Type), then written on the wire exactly as generated.
  */
 import fc from 'fast-check';
@@ -29,9 +29,12 @@ export interface FuzzRequest {
   body?: { content: Value; contentType?: string };
   /** Mostly the owner; sometimes someone who must not reach the owner's objects. */
   sender: Sender;
-  credential: 'proper' | 'none' | 'odd' | 'twice';
+  /** `oddCookie`: a malformed Cookie header and no key; `twice` with a session: an odd cookie before the real one. */
+  credential: 'proper' | 'none' | 'odd' | 'twice' | 'oddCookie';
   oddKey: string;
-  csrf: 'proper' | 'none' | 'odd';
+  oddCookie: string;
+  /** `twice`: the header repeated, the right token and an odd one. */
+  csrf: 'proper' | 'none' | 'odd' | 'twice';
   extraHeaders: Record<string, string>;
 }
 
@@ -156,6 +159,22 @@ const latin1 = fc.string({
     .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }))
     .map((c) => String.fromCharCode(c)),
 });
+
+/** Cookie headers a parser must survive: broken %-escapes, no `=`, quotes, repeats, the secure name. */
+const ODD_COOKIES = [
+  'tasklane_session=%',
+  'tasklane_session=%E0%A4%A',
+  'tasklane_session=%zz%',
+  'tasklane_session',
+  'tasklane_session=',
+  '=',
+  ';;;',
+  'tasklane_session="',
+  'tasklane_session=a; tasklane_session=b',
+  '__Host-tasklane_session=%',
+  '__proto__=%; constructor=x',
+  `tasklane_session=${'%'.repeat(5000)}`,
+];
 
 /** A value as a query or path string: mostly valid, else a boundary, hostile or strange one. */
 function textArb(schema: JsonSchema, name: string): fc.Arbitrary<Value> {
@@ -288,9 +307,20 @@ export function requestArb(route: ApiRoute): fc.Arbitrary<FuzzRequest> {
       route.credential === 'public'
         ? fc.constant<Sender>('owner')
         : fc.constantFrom<Sender>(...Array<Sender>(8).fill('owner'), 'outsider', 'stranger'),
-    credential: fc.constantFrom<FuzzRequest['credential']>(...Array(14).fill('proper'), 'none', 'odd', 'twice'),
-    oddKey: fc.oneof(fc.constantFrom('', 'tl_', 'Bearer x', 'tl_' + 'A'.repeat(5000), 'null'), printable),
-    csrf: fc.constantFrom<FuzzRequest['csrf']>(...Array(12).fill('proper'), 'none', 'odd'),
+    credential: fc.constantFrom<FuzzRequest['credential']>(
+      ...Array(14).fill('proper'),
+      'none',
+      'odd',
+      'twice',
+      'oddCookie',
+    ),
+    oddKey: fc.oneof(fc.constantFrom('', 'tl_', 'Bearer x', 'tl_' + 'A'.repeat(5000), 'null', '%'), printable, latin1),
+    oddCookie: fc.oneof(
+      fc.constantFrom(...ODD_COOKIES),
+      latin1.map((value) => `tasklane_session=${value}`),
+      latin1,
+    ),
+    csrf: fc.constantFrom<FuzzRequest['csrf']>(...Array(12).fill('proper'), 'none', 'odd', 'twice'),
     extraHeaders: extraHeadersArb(route),
   });
 }
@@ -340,14 +370,18 @@ export function toRawRequest(route: ApiRoute, request: FuzzRequest, context: Fuz
   const session = route.credential === 'session' || route.path.startsWith('/auth/');
   if (request.credential === 'proper' || request.credential === 'twice') {
     if (session) {
-      headers.cookie = `tasklane_session=${own.session.token}`;
+      const cookie = `tasklane_session=${own.session.token}`;
+      headers.cookie = request.credential === 'twice' ? `${request.oddCookie}; ${cookie}` : cookie;
       if (request.csrf === 'proper') headers['x-csrf-token'] = own.session.csrfToken;
       if (request.csrf === 'odd') headers['x-csrf-token'] = request.oddKey;
+      if (request.csrf === 'twice') headers['x-csrf-token'] = [own.session.csrfToken, request.oddKey];
     } else {
       headers['x-api-key'] = request.credential === 'twice' ? [own.key, request.oddKey] : own.key;
     }
   } else if (request.credential === 'odd') {
     headers['x-api-key'] = request.oddKey;
+  } else if (request.credential === 'oddCookie') {
+    headers.cookie = request.oddCookie;
   }
 
   let body: string | undefined;
