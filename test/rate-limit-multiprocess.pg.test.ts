@@ -15,13 +15,17 @@ import { insertKey } from '../src/keys/keys.repository.js';
 import { openStore, type Store } from '../src/storage/database.js';
 import { upsertMember } from '../src/teams/teams.repository.js';
 import { createTeam } from '../src/teams/teams.service.js';
+import { hashPassword } from '../src/users/passwords.js';
 import { insertUser } from '../src/users/users.repository.js';
 import { Client, show, tempDatabase, type Response, type TempDatabase } from './harness.js';
 import { killAll, serve, TIMEOUT, type Serving } from './processes.js';
 
 const LIMIT = 30;
 const PROCESSES = 3;
-const ENV = { RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: 'error' };
+// Trusting the loopback proxy lets a test speak from addresses of its own (X-Forwarded-For).
+const ENV = { RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: 'error', TRUST_PROXY: '127.0.0.1' };
+/** Wrong passwords a minute per account: min(RATE_LIMIT_PER_MINUTE, 10). */
+const ACCOUNT_LIMIT = 10;
 
 /** Sends `count` requests at once, spread round-robin over the processes. */
 function roundRobin(servers: Serving[], count: number, client: (url: string) => Client, path: string) {
@@ -131,6 +135,33 @@ describe('rate limits across several serve processes on one PostgreSQL database'
       const res = await new Client(server.url, key).get('/v1/me');
       assert.equal(res.status, 200, `a valid key was locked out by its address's failures: ${show(res)}`);
     }
+  });
+
+  test(`wrong passwords for one account sent at once to ${PROCESSES} processes from many addresses: exactly ${ACCOUNT_LIMIT} are checked`, async () => {
+    const email = `${randomUUID()}@example.test`;
+    const team = await store.transaction((trx) => createTeam(trx, 'Sign-in budget'));
+    const user = await insertUser(store.db, {
+      email,
+      name: 'Guessed',
+      passwordHash: await hashPassword('the real one'),
+    });
+    await upsertMember(store.db, team.id, user.id, 'owner');
+    const responses = await Promise.all(
+      Array.from({ length: 3 * LIMIT }, (_, i) =>
+        new Client(servers[i % servers.length]!.url).post(
+          '/auth/sign-in',
+          { email, password: `guess ${i}` },
+          { 'x-forwarded-for': `198.51.100.${i + 1}` },
+        ),
+      ),
+    );
+    assert.deepEqual(statusCounts(responses), { 401: ACCOUNT_LIMIT, 429: 3 * LIMIT - ACCOUNT_LIMIT });
+    const right = await new Client(servers[0]!.url).post(
+      '/auth/sign-in',
+      { email, password: 'the real one' },
+      { 'x-forwarded-for': '198.51.100.250' },
+    );
+    assert.equal(right.status, 429, `the account's spent budget did not hold in every process: ${show(right)}`);
   });
 
   test('when the counters cannot be read the processes answer unlimited (no 5xx), and limit again once they can', async () => {
