@@ -7,9 +7,10 @@
  */
 import { eventsBenchmark } from './events.js';
 import { httpBenchmark } from './http.js';
+import { signInBenchmark } from './sign-in.js';
 import { abandon, writeSection, type Benchmark } from './support.js';
 
-const BENCHMARKS: Benchmark[] = [eventsBenchmark, httpBenchmark];
+const BENCHMARKS: Benchmark[] = [eventsBenchmark, httpBenchmark, signInBenchmark];
 
 /** Whatever happens, nothing outlives this run. */
 const WATCHDOG_MS = 20 * 60_000;

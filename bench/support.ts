@@ -38,6 +38,8 @@ export interface BenchServer {
   url: URL;
   pid: number;
   key: string;
+  /** The starter workspace owner's web sign-in, as printed at first start. */
+  signIn: { email: string; password: string };
   /** The SQLite file the server uses. */
   databasePath: string;
   /** SIGTERM, wait for a graceful exit (SIGKILL after 60 s), remove the database; resolves to the exit code. */
@@ -54,28 +56,37 @@ export function abandon(): void {
   tempDirs.clear();
 }
 
-/** Starts `node bin/tasklane.js serve` on a fresh SQLite file in the temp folder, port 0, no rate limit, no logs. */
-export async function startBenchServer(extraEnv: Record<string, string> = {}): Promise<BenchServer> {
+/**
+ * Starts `node bin/tasklane.js serve` on a fresh SQLite file in the temp folder, port 0, no rate
+ * limit, no logs; from another checkout when `root` names one (a baseline to compare with).
+ */
+export async function startBenchServer(extraEnv: Record<string, string> = {}, root = ROOT): Promise<BenchServer> {
   const dir = mkdtempSync(join(os.tmpdir(), 'tasklane-bench-'));
   const databasePath = join(dir, 'tasklane.db');
   tempDirs.add(dir);
   let serving: Serving;
   try {
-    serving = await serve(`sqlite:${databasePath}`, {
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'silent',
-      ...extraEnv,
-    });
+    serving = await serve(
+      `sqlite:${databasePath}`,
+      {
+        RATE_LIMIT_PER_MINUTE: '0',
+        LOG_LEVEL: 'silent',
+        ...extraEnv,
+      },
+      root,
+    );
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     tempDirs.delete(dir);
     throw error;
   }
   const { key } = printedKey(serving.stdout());
+  const [, email = '', password = ''] = /web sign-in:\s+(\S+) \/ (.+)$/m.exec(serving.stdout()) ?? [];
   return {
     url: new URL(serving.url),
     pid: serving.child.pid!,
     key,
+    signIn: { email, password },
     databasePath,
     stop: async () => {
       try {

@@ -99,12 +99,15 @@ export interface Serving {
 
 export const LISTENING = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
 
-/** Starts `tasklane serve` and resolves once it prints its `listening on` line. */
-export function serve(databaseUrl: string, extra: Record<string, string> = {}): Promise<Serving> {
+/**
+ * Starts `tasklane serve` and resolves once it prints its `listening on` line. `root` names
+ * another checkout to run instead of this one (a benchmark's baseline release).
+ */
+export function serve(databaseUrl: string, extra: Record<string, string> = {}, root = ROOT): Promise<Serving> {
   return new Promise((resolvePromise, reject) => {
     const child = track(
-      spawn(process.execPath, [BIN, 'serve'], {
-        cwd: ROOT,
+      spawn(process.execPath, [join(root, 'bin', 'tasklane.js'), 'serve'], {
+        cwd: root,
         env: cliEnv(databaseUrl, extra),
         stdio: ['ignore', 'pipe', 'pipe'],
       }),
