@@ -32,6 +32,15 @@ export type ReservePasswordAttempt = (account: string) => Promise<PasswordAttemp
 /** A hash to verify against when the email is unknown, so both failures take the same time. */
 let decoyHash: Promise<string> | undefined;
 
+/** The decoy hash, made once; a failed attempt (the hash slots were full) is not kept, so the next one tries again. */
+function decoy(): Promise<string> {
+  decoyHash ??= hashPassword('decoy password').catch((error: unknown) => {
+    decoyHash = undefined;
+    throw error;
+  });
+  return decoyHash;
+}
+
 /** Checks email and password and opens a session in the requested (or first) team. */
 export async function signIn(
   store: Store,
@@ -42,7 +51,7 @@ export async function signIn(
   const user = await findUserByEmail(store.db, email);
   // An unknown email has a budget of its own, so the answers never tell which accounts exist.
   const attempt = await reserveAttempt(user ? `user:${user.id}` : `email:${email}`);
-  const hash = user?.password_hash ?? (await (decoyHash ??= hashPassword('decoy password')));
+  const hash = user?.password_hash ?? (await decoy());
   const { ok, needsRehash } = await verifyPassword(input.password, hash);
   if (!user || !user.password_hash || !ok) throw unauthorized('Wrong email or password.');
   await attempt.succeeded();
