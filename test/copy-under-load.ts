@@ -7,18 +7,15 @@
 import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import type { TestContext } from 'node:test';
-import { sql } from 'kysely';
-import { COPIED_TABLES } from '../src/storage/copy.js';
 import { openStore, type Store } from '../src/storage/database.js';
-import { listColumns } from '../src/storage/dialect.js';
-import { TableChecksum } from '../src/storage/table-checksum.js';
 import { upsertMember } from '../src/teams/teams.repository.js';
 import { insertUser } from '../src/users/users.repository.js';
 import { applyAcknowledged, Model, planWrite, sendWrite, type TaskState, type Team } from './crash-workload.js';
 import { Client, expectStatus } from './harness.js';
 import { consistencyProblems, engineIntegrityProblems } from './integrity.js';
+import { summaryOf, tableChecksums } from './migrate-data-fixtures.js';
 import { seededRng } from './random.js';
-import { cliEnv, killAll, printedKey, runCli, serve, type Run } from './processes.js';
+import { cliEnv, killAll, printedKey, runCli, serve } from './processes.js';
 
 const SERVER_ENV = { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error' };
 const WRITERS = 8;
@@ -50,7 +47,11 @@ async function prepareTeam(url: string, api: Client, model: Model): Promise<Team
   const userIds = [me.user.id as string];
   await withStore(url, async (store) => {
     for (let n = 1; n <= 8; n++) {
-      const user = await insertUser(store.db, { email: `${randomUUID()}@example.test`, name: `Member ${n}`, passwordHash: null });
+      const user = await insertUser(store.db, {
+        email: `${randomUUID()}@example.test`,
+        name: `Member ${n}`,
+        passwordHash: null,
+      });
       await upsertMember(store.db, me.team.id, user.id, 'member');
       userIds.push(user.id);
     }
@@ -108,13 +109,19 @@ async function snapshotProblems(target: Store, history: History): Promise<string
     const expected = history.states.get(id)?.[version - 1];
     if (!expected) problems.push(`task ${id} at version ${version} was never acknowledged at that version`);
     else if (JSON.stringify(state) !== JSON.stringify(expected)) {
-      problems.push(`task ${id} at version ${version} is ${JSON.stringify(state)}, written as ${JSON.stringify(expected)}`);
+      problems.push(
+        `task ${id} at version ${version} is ${JSON.stringify(state)}, written as ${JSON.stringify(expected)}`,
+      );
     }
   }
 
   // Task numbers are gap-free: those of live tasks and of tasks whose deletion the copy holds
   // are exactly 1..the team's counter.
-  const deleted = await db.selectFrom('events').select(['team_id', 'data']).where('type', '=', 'task.deleted').execute();
+  const deleted = await db
+    .selectFrom('events')
+    .select(['team_id', 'data'])
+    .where('type', '=', 'task.deleted')
+    .execute();
   for (const team of await db.selectFrom('teams').select(['id', 'task_counter']).execute()) {
     const live = await db.selectFrom('tasks').select('number').where('team_id', '=', team.id).execute();
     const gone = deleted
@@ -141,33 +148,6 @@ async function snapshotProblems(target: Store, history: History): Promise<string
     problems.push(`${records.n} idempotency records for ${created.n} created tasks and lists`);
   }
   return problems;
-}
-
-/** The summary migrate-data printed: exactly one JSON object on stdout, nothing on stderr (not a terminal). */
-export function summaryOf(run: Run): { copied: Record<string, number>; verified: boolean; checksums: Record<string, string>; seconds: number } {
-  const shown = `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`;
-  assert.equal(run.code, 0, shown);
-  assert.equal(run.stderr, '', `stderr must stay empty when it is not a terminal: ${shown}`);
-  const lines = run.stdout.split('\n').filter((line) => line.trim() !== '');
-  assert.equal(lines.length, 1, `expected one line of JSON: ${shown}`);
-  const summary = JSON.parse(lines[0]!);
-  assert.deepEqual(Object.keys(summary), ['copied', 'verified', 'checksums', 'seconds'], shown);
-  assert.equal(summary.verified, true);
-  return summary;
-}
-
-/** Each copied table's rows and checksum in `store`, computed the way migrate-data reports them. */
-export async function tableChecksums(store: Store): Promise<{ rows: Record<string, number>; checksums: Record<string, string> }> {
-  const rows: Record<string, number> = {};
-  const checksums: Record<string, string> = {};
-  for (const { table } of COPIED_TABLES) {
-    const sum = new TableChecksum(await listColumns(store.db, store.dialect, table));
-    const all = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(store.db);
-    for (const row of all.rows) sum.add(row);
-    rows[table] = sum.rows;
-    if (sum.rows > 0) checksums[table] = sum.digest().slice(0, 16);
-  }
-  return { rows, checksums };
 }
 
 const count = async (store: Store, table: 'events' | 'tasks') =>

@@ -13,8 +13,8 @@ import { sql } from 'kysely';
 import { COPIED_TABLES, NOT_COPIED } from '../src/storage/copy.js';
 import { openStore, sqlitePath, type Store } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
-import { copyUnderLoad, summaryOf, tableChecksums } from './copy-under-load.js';
-import { createTestTeam } from './factories.js';
+import { copyUnderLoad } from './copy-under-load.js';
+import { fillWorkspace, summaryOf, tableChecksums } from './migrate-data-fixtures.js';
 import { expectStatus, startTestServer, TEST_STORE, tempDatabase, type TempDatabase } from './harness.js';
 import { cliEnv, runCli, TIMEOUT } from './processes.js';
 
@@ -87,35 +87,6 @@ async function copyFails(from: string, to: string): Promise<string> {
   return lines[0]!;
 }
 
-/**
- * A workspace with some history: a team, lists, tasks (the newest deleted, so the id high-water
- * mark is above every id left), and one task created with an Idempotency-Key.
- */
-async function fillWorkspace(url: string) {
-  const server = await startTestServer({ DATABASE_URL: url });
-  try {
-    const team = await createTestTeam(server, 'Copied');
-    const mate = await team.member({ name: 'Mate' });
-    const { owner } = team;
-    const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Launch', color: 'Blue' }), 201);
-    expectStatus(await owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }), 201);
-    const retried = {
-      body: { title: 'Sent once, retried after the move', taskListIds: [list.id], assigneeIds: [mate.userId] },
-      headers: { 'idempotency-key': 'retry-across-the-move' },
-    };
-    const first = await owner.api.post('/v1/tasks', retried.body, retried.headers);
-    expectStatus(first, 201);
-    for (const title of ['Ü-Umlaut “quotes” ✓', 'Plain']) {
-      expectStatus(await mate.api.post('/v1/tasks', { title, description: 'x\n'.repeat(20), priority: 'high' }), 201);
-    }
-    const doomed = expectStatus(await owner.api.post('/v1/tasks', { title: 'Deleted' }), 201);
-    expectStatus(await owner.api.delete(`/v1/tasks/${doomed.id}`), 200);
-    return { owner, retried, first: first.body, doomed };
-  } finally {
-    await server.close();
-  }
-}
-
 /** Adds a trigger to the (migrated) target: `tamper` changes each task's title as it is inserted, `refuse` refuses idempotency records. */
 async function addTrigger(store: Store, kind: 'tamper' | 'refuse'): Promise<void> {
   const db = store.db;
@@ -146,7 +117,9 @@ async function addTrigger(store: Store, kind: 'tamper' | 'refuse'): Promise<void
 
 async function dropTrigger(store: Store, kind: 'tamper' | 'refuse'): Promise<void> {
   const table = kind === 'tamper' ? 'tasks' : 'idempotency_keys';
-  await sql.raw(store.dialect === 'sqlite' ? `drop trigger ${kind}` : `drop trigger ${kind} on ${table}`).execute(store.db);
+  await sql
+    .raw(store.dialect === 'sqlite' ? `drop trigger ${kind}` : `drop trigger ${kind} on ${table}`)
+    .execute(store.db);
 }
 
 /** True when the copy left no trace in the target: no SQLite file, or a PostgreSQL database without tables. */
@@ -225,7 +198,11 @@ describe(`migrate-data on ${TEST_STORE}`, { timeout: 6 * TIMEOUT }, () => {
     assert.match(reason, /table tasks differs after the copy/);
     assert.match(reason, /rolled back/);
     const left = await rowsPerTable(to);
-    assert.deepEqual(Object.entries(left).filter(([, rows]) => rows > 0), [], 'rows left in the target');
+    assert.deepEqual(
+      Object.entries(left).filter(([, rows]) => rows > 0),
+      [],
+      'rows left in the target',
+    );
 
     // Nothing half-done stands in the way of the next attempt.
     await withStore(to, (store) => dropTrigger(store, 'tamper'));
@@ -243,14 +220,20 @@ describe(`migrate-data on ${TEST_STORE}`, { timeout: 6 * TIMEOUT }, () => {
     assert.equal(COPIED_TABLES.at(-1)!.table, 'idempotency_keys');
     assert.match(await copyFails(from, to), /refused by the test.*rolled back/);
     const left = await rowsPerTable(to);
-    assert.deepEqual(Object.entries(left).filter(([, rows]) => rows > 0), [], 'rows left in the target');
+    assert.deepEqual(
+      Object.entries(left).filter(([, rows]) => rows > 0),
+      [],
+      'rows left in the target',
+    );
   });
 
   test('a source whose schema is older than this release is refused, left unmigrated, and the target untouched', async () => {
     const [from, to] = [await fresh(), await fresh()];
     await fillWorkspace(from);
     const latest = await withStore(from, async (store) => {
-      const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name desc`.execute(store.db);
+      const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name desc`.execute(
+        store.db,
+      );
       await sql`delete from kysely_migration where name = ${rows[0]!.name}`.execute(store.db);
       return rows[0]!.name;
     });
@@ -299,7 +282,11 @@ describe(`migrate-data on ${TEST_STORE}`, { timeout: 6 * TIMEOUT }, () => {
     const url = await fresh();
     const spellings: [string, string][] = [[url, url]];
     if (url.startsWith('sqlite:')) spellings.push([url, `sqlite:${sqlitePath(url).replace(/\/([^/]+)$/, '/./$1')}`]);
-    else spellings.push([url, url.includes(':5432/') ? url.replace(':5432/', '/') : url.replace(/(@[^/:]+)\//, '$1:5432/')]);
+    else
+      spellings.push([
+        url,
+        url.includes(':5432/') ? url.replace(':5432/', '/') : url.replace(/(@[^/:]+)\//, '$1:5432/'),
+      ]);
     for (const [from, to] of spellings) {
       const run = await copy(from, to);
       assert.equal(run.code, 2, `${from} → ${to}: ${run.stderr}`);

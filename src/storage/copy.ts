@@ -73,7 +73,11 @@ export interface CopyReport {
 class Refusal extends Error {}
 
 /** Pages of a table's rows in primary-key order, each read after the last key of the one before. */
-async function* pages(db: Kysely<any>, table: string, key: readonly string[]): AsyncGenerator<Record<string, unknown>[]> {
+async function* pages(
+  db: Kysely<any>,
+  table: string,
+  key: readonly string[],
+): AsyncGenerator<Record<string, unknown>[]> {
   let last: Record<string, unknown> | undefined;
   for (;;) {
     let query = db.selectFrom(table).selectAll();
@@ -137,7 +141,9 @@ async function checkTargetEmpty(trx: Kysely<any>): Promise<void> {
   for (const { table } of COPIED_TABLES) {
     const rows = await countRows(trx, table);
     if (rows > 0) {
-      throw new Refusal(`the target database is not empty (${table} holds ${rows} row${rows === 1 ? '' : 's'}); copy into a fresh database`);
+      throw new Refusal(
+        `the target database is not empty (${table} holds ${rows} row${rows === 1 ? '' : 's'}); copy into a fresh database`,
+      );
     }
   }
 }
