@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { COPIED_TABLES, NOT_COPIED } from '../src/storage/copy.js';
-import { openStore, sqlitePath, type Store } from '../src/storage/database.js';
+import { copyDatabase, COPIED_TABLES, NOT_COPIED } from '../src/storage/copy.js';
+import { openStore, readSnapshot, sqlitePath, type Store } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { copyUnderLoad } from './copy-under-load.js';
 import { fillWorkspace, summaryOf, tableChecksums } from './migrate-data-fixtures.js';
-import { expectStatus, startTestServer, TEST_STORE, tempDatabase, type TempDatabase } from './harness.js';
-import { cliEnv, runCli, TIMEOUT } from './processes.js';
+import { Client, expectStatus, startTestServer, TEST_STORE, tempDatabase, type TempDatabase } from './harness.js';
+import { cliEnv, killAll, printedKey, runCli, serve, TIMEOUT } from './processes.js';
 
 const databases: TempDatabase[] = [];
 after(async () => {
@@ -183,8 +183,38 @@ describe(`migrate-data on ${TEST_STORE}`, { timeout: 6 * TIMEOUT }, () => {
     }
   });
 
-  test('a copy made while a server writes to the source is one consistent moment of it, and the server is never held up', async (t) => {
+  test('a copy made while a server writes to the source is one consistent moment of it, and every write made meanwhile succeeds', async (t) => {
     await copyUnderLoad(t, await fresh(), await fresh());
+  });
+
+  test('a write that commits while the copy holds its snapshot goes through, and is not in the copy', async () => {
+    const [from, to] = [await fresh(), await fresh()];
+    const server = await serve(from, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error' });
+    try {
+      const api = new Client(server.url, printedKey(server.stdout()).key);
+      expectStatus(await api.post('/v1/tasks', { title: 'Before the snapshot' }), 201);
+      const target = openStore(to);
+      try {
+        const report = await readSnapshot(from, async (source) => {
+          // The snapshot is taken at the first read.
+          await sql`select count(*) from tasks`.execute(source.db);
+          // Had the copy taken SQLite's write lock (begin immediate), this would wait and then fail.
+          expectStatus(await api.post('/v1/tasks', { title: 'After the snapshot' }), 201);
+          return copyDatabase(source, target);
+        });
+        assert.equal(report.copied.tasks, 1);
+        const copied = await target.db.selectFrom('tasks').select('title').execute();
+        assert.deepEqual(
+          copied.map((task) => task.title),
+          ['Before the snapshot'],
+        );
+      } finally {
+        await target.close();
+      }
+      assert.equal(await server.stop(), 0, server.stderr());
+    } finally {
+      killAll();
+    }
   });
 
   test('a table that reads back different from the source fails the copy before it commits, leaving the target without rows', async () => {
