@@ -136,7 +136,7 @@ describe(`migrate-data on ${TEST_STORE}`, { timeout: 6 * TIMEOUT }, () => {
       return catalogTables(store);
     });
     const copied = COPIED_TABLES.map((t) => t.table as string);
-    const neither = tables.filter((table) => !copied.includes(table) && !(table in NOT_COPIED));
+    const neither = tables.filter((table) => !copied.includes(table) && !Object.hasOwn(NOT_COPIED, table));
     assert.deepEqual(neither, [], 'tables neither copied nor listed in NOT_COPIED (storage/copy.ts)');
     assert.deepEqual(
       copied.filter((table) => !tables.includes(table)),
@@ -144,7 +144,7 @@ describe(`migrate-data on ${TEST_STORE}`, { timeout: 6 * TIMEOUT }, () => {
       'COPIED_TABLES names tables the schema does not have',
     );
     assert.deepEqual(
-      copied.filter((table) => table in NOT_COPIED),
+      copied.filter((table) => Object.hasOwn(NOT_COPIED, table)),
       [],
       'a table is both copied and left behind',
     );

@@ -130,9 +130,13 @@ export async function checkSource(source: Snapshot): Promise<void> {
         '(it migrates as it starts), then run migrate-data again',
     );
   }
-  const unlisted = tables.filter((table) => !COPIED_TABLES.some((t) => t.table === table) && !(table in NOT_COPIED));
+  const unlisted = tables.filter(
+    (table) => !COPIED_TABLES.some((t) => t.table === table) && !Object.hasOwn(NOT_COPIED, table),
+  );
   if (unlisted.length > 0) {
-    throw new Refusal(`this release neither copies nor knowingly leaves behind table ${unlisted.join(', ')}`);
+    throw new Refusal(
+      `this release neither copies nor knowingly leaves behind table ${unlisted.join(', ')} (a bug: please report it)`,
+    );
   }
 }
 
