@@ -132,7 +132,12 @@ export interface Sent {
 }
 
 /** Sends one write; rejects only when no complete response arrived (connection refused or cut). */
-export async function sendWrite(baseUrl: string, key: string, write: Write): Promise<Sent> {
+export async function sendWrite(
+  baseUrl: string,
+  key: string,
+  write: Write,
+  extraHeaders: Record<string, string> = {},
+): Promise<Sent> {
   const [method, path, body] =
     write.kind === 'createTask'
       ? ['POST', '/v1/tasks', write.body]
@@ -141,7 +146,7 @@ export async function sendWrite(baseUrl: string, key: string, write: Write): Pro
         : write.kind === 'deleteTask'
           ? ['DELETE', `/v1/tasks/${write.task.id}`, undefined]
           : ['POST', '/v1/lists', { name: write.name, color: write.color }];
-  const headers: Record<string, string> = { 'x-api-key': key };
+  const headers: Record<string, string> = { ...extraHeaders, 'x-api-key': key };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(baseUrl + path, {
     method,

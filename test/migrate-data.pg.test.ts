@@ -1,6 +1,8 @@
 /**
  * Moving a workspace from the embedded SQLite store to PostgreSQL with `tasklane migrate-data`:
- * afterwards every read answers exactly as before, keys included, and work continues.
+ * afterwards every read answers exactly as before, keys and saved idempotent answers included,
+ * and work continues; made while a server writes, the copy is one moment of the source. And back
+ * from PostgreSQL to SQLite, with the same checksums.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,8 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { revokeKey } from '../src/keys/keys.repository.js';
+import { openStore } from '../src/storage/database.js';
 import { createTestTeam, type Actor } from './factories.js';
 import { Client, expectError, expectStatus, startTestServer, tempDatabase, type TempDatabase } from './harness.js';
+import { copyUnderLoad } from './copy-under-load.js';
+import { fillWorkspace, summaryOf, tableChecksums } from './migrate-data-fixtures.js';
 import { cliEnv, runCli, TIMEOUT } from './processes.js';
 
 /** Everything an actor can read through the API, keyed by path. */
@@ -31,7 +36,7 @@ async function readEverything(api: Client): Promise<Record<string, unknown>> {
   return reads;
 }
 
-describe('migrate-data from SQLite to PostgreSQL', { timeout: 4 * TIMEOUT }, () => {
+describe('migrate-data between SQLite and PostgreSQL', { timeout: 4 * TIMEOUT }, () => {
   const sqliteDir = mkdtempSync(join(tmpdir(), 'tasklane-move-'));
   const sqliteUrl = `sqlite:${join(sqliteDir, 'tasklane.db')}`;
   let postgres: TempDatabase;
@@ -40,7 +45,7 @@ describe('migrate-data from SQLite to PostgreSQL', { timeout: 4 * TIMEOUT }, () 
     await postgres?.remove();
   });
 
-  test('a moved workspace answers every read the same, keys included, and numbering continues', async () => {
+  test('a moved workspace answers every read the same, keys and saved idempotent answers included, and numbering continues', async () => {
     // A workspace with some history on SQLite.
     const before = await startTestServer({ DATABASE_URL: sqliteUrl });
     const team = await createTestTeam(before, 'Movers');
@@ -68,6 +73,8 @@ describe('migrate-data from SQLite to PostgreSQL', { timeout: 4 * TIMEOUT }, () 
       await owner.api.post('/v1/tasks', { title: 'Archived work', taskListIds: [archived.id], taskStatusId: done.id }),
       201,
     );
+    const retried = { body: { title: 'Retried across the move' }, headers: { 'idempotency-key': 'k-1' } };
+    const answered = expectStatus(await owner.api.post('/v1/tasks', retried.body, retried.headers), 201);
     const doomed = expectStatus(await owner.api.post('/v1/tasks', { title: 'Deleted' }), 201);
     expectStatus(await owner.api.delete(`/v1/tasks/${doomed.id}`), 200);
     expectStatus(await owner.api.post(`/v1/lists/${archived.id}/archive`), 200);
@@ -82,11 +89,10 @@ describe('migrate-data from SQLite to PostgreSQL', { timeout: 4 * TIMEOUT }, () 
     // Move it.
     postgres = await tempDatabase();
     const moved = await runCli(['migrate-data', '--from', sqliteUrl, '--to', postgres.url], cliEnv(sqliteUrl));
-    assert.equal(moved.code, 0, `migrate-data failed: ${moved.stderr}`);
-    const report = JSON.parse(moved.stdout.trim());
-    assert.equal(report.verified, true);
-    assert.equal(report.copied.tasks, 3);
+    const report = summaryOf(moved);
+    assert.equal(report.copied.tasks, 4);
     assert.equal(report.copied.api_keys, 4); // the bootstrap key, and one for each of the three actors
+    assert.equal(report.copied.idempotency_keys, 1);
 
     // Every read answers the same on PostgreSQL.
     const afterMove = await startTestServer({ DATABASE_URL: postgres.url });
@@ -96,6 +102,11 @@ describe('migrate-data from SQLite to PostgreSQL', { timeout: 4 * TIMEOUT }, () 
         assert.deepEqual(await readEverything(api), expected.get(actor.key), `reads differ for ${actor.name}`);
       }
       expectError(await afterMove.client(leaver.key).get('/v1/me'), 401);
+
+      // A client retrying a POST it sent before the move gets the answer it missed, not a second task.
+      const replay = await afterMove.client(owner.key).post('/v1/tasks', retried.body, retried.headers);
+      assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+      assert.deepEqual(expectStatus(replay, 201), answered);
 
       // Work continues: the next task takes the next number and a fresh id.
       const next = expectStatus(await afterMove.client(owner.key).post('/v1/tasks', { title: 'After the move' }), 201);
@@ -111,5 +122,41 @@ describe('migrate-data from SQLite to PostgreSQL', { timeout: 4 * TIMEOUT }, () 
     const again = await runCli(['migrate-data', '--from', sqliteUrl, '--to', postgres.url], cliEnv(sqliteUrl));
     assert.notEqual(again.code, 0);
     assert.match(again.stderr, /not empty/);
+  });
+
+  test('a copy made while a server writes to the SQLite source is one consistent moment of it', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tasklane-move-load-'));
+    const target = await tempDatabase();
+    try {
+      await copyUnderLoad(t, `sqlite:${join(dir, 'tasklane.db')}`, target.url);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await target.remove();
+    }
+  });
+
+  test('a PostgreSQL workspace copies to SQLite with the same rows and checksums', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tasklane-move-back-'));
+    const source = await tempDatabase();
+    const back = `sqlite:${join(dir, 'back.db')}`;
+    try {
+      await fillWorkspace(source.url);
+      const report = summaryOf(await runCli(['migrate-data', '--from', source.url, '--to', back], cliEnv(source.url)));
+      const checked = async (url: string) => {
+        const store = openStore(url);
+        try {
+          return await tableChecksums(store);
+        } finally {
+          await store.close();
+        }
+      };
+      const [before, copied] = [await checked(source.url), await checked(back)];
+      assert.deepEqual(copied, before);
+      assert.deepEqual(report.copied, before.rows);
+      assert.deepEqual(report.checksums, before.checksums);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await source.remove();
+    }
   });
 });

@@ -1,84 +1,236 @@
 /**
- * Copies a whole tasklane database into an empty one (SQLite → PostgreSQL, or any pair):
- * every table, ids and key hashes included, in one transaction on the target, then checks
- * that every table holds the same number of rows on both sides.
+ * Copies a whole tasklane database into an empty one (SQLite → PostgreSQL, or any pair), all or
+ * nothing. The source is one read snapshot (database.ts, readSnapshot) and is never written; the
+ * target is filled in one transaction that commits only once every table's row count and
+ * checksum, read back inside that same transaction, equal the source's.
  */
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import type { Store } from './database.js';
-import { readSerialHighWater, setSerialHighWater } from './dialect.js';
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { Snapshot, Store } from './database.js';
+import {
+  listColumns,
+  listSerialTables,
+  listTables,
+  readSerialHighWater,
+  setSerialHighWater,
+  type CatalogColumn,
+} from './dialect.js';
+import { migrateToLatest, migrationNames } from './migrate.js';
 import type { Tables } from './schema.js';
+import { TableChecksum } from './table-checksum.js';
 
-/** Parents before children, so foreign keys hold at every insert. */
-const TABLES_IN_ORDER: { table: keyof Tables; orderBy: string[] }[] = [
-  { table: 'teams', orderBy: ['id'] },
-  { table: 'users', orderBy: ['id'] },
-  { table: 'team_members', orderBy: ['team_id', 'user_id'] },
-  { table: 'api_keys', orderBy: ['id'] },
-  { table: 'sessions', orderBy: ['id'] },
-  { table: 'task_statuses', orderBy: ['id'] },
-  { table: 'task_lists', orderBy: ['id'] },
-  { table: 'list_members', orderBy: ['list_id', 'user_id'] },
+/** Every table copied, parents before children so foreign keys hold at every insert; `key` is its primary key. */
+export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string[] }[] = [
+  { table: 'teams', key: ['id'] },
+  { table: 'users', key: ['id'] },
+  { table: 'team_members', key: ['team_id', 'user_id'] },
+  { table: 'api_keys', key: ['id'] },
+  { table: 'sessions', key: ['id'] },
+  { table: 'task_statuses', key: ['id'] },
+  { table: 'task_lists', key: ['id'] },
+  { table: 'list_members', key: ['list_id', 'user_id'] },
   // A parent task is always older (smaller id) than its subtasks: it had to exist first.
-  { table: 'tasks', orderBy: ['id'] },
-  { table: 'task_assignees', orderBy: ['task_id', 'user_id'] },
-  { table: 'task_list_items', orderBy: ['task_id', 'list_id'] },
+  { table: 'tasks', key: ['id'] },
+  { table: 'task_assignees', key: ['task_id', 'user_id'] },
+  { table: 'task_list_items', key: ['task_id', 'list_id'] },
   // The outbox too, so clients resume their event streams across the move.
-  { table: 'events', orderBy: ['id'] },
-  { table: 'event_recipients', orderBy: ['event_id', 'user_id'] },
+  { table: 'events', key: ['id'] },
+  { table: 'event_recipients', key: ['event_id', 'user_id'] },
+  // So that a client retrying a POST across the move gets its first answer, not a second write.
+  { table: 'idempotency_keys', key: ['credential', 'team_id', 'key_hash'] },
 ];
 
-const SERIAL_TABLES = ['task_statuses', 'task_lists', 'tasks', 'events'] as const;
+/**
+ * The tables deliberately left behind, and why. A source holding any table in neither list is
+ * refused, and test/migrate-data.test.ts holds both lists against a migrated database's catalog.
+ */
+export const NOT_COPIED: Readonly<Record<string, string>> = {
+  kysely_migration: 'written by migrating the target, which runs the same migrations as the source has',
+  kysely_migration_lock: 'written by migrating the target',
+  // Migration 0007: UNLOGGED, so PostgreSQL itself empties it after a crash. Leaving it behind
+  // forgives at most one window of requests, exactly as a crash does.
+  rate_limit_counters: 'ephemeral by design',
+};
+
+/** Rows read and written per statement: memory stays flat however large the tables. */
 const BATCH = 500;
 
-/** Rows whose key (one or two columns) sorts after `last`'s. */
-function afterKey(eb: ExpressionBuilder<any, any>, key: string[], last: Record<string, unknown>): Expression<SqlBool> {
-  const [first, second] = key as [string, string | undefined];
-  if (second === undefined) return eb(first, '>', last[first]);
-  return eb.or([eb(first, '>', last[first]), eb.and([eb(first, '=', last[first]), eb(second, '>', last[second])])]);
+export interface CopyProgress {
+  table: string;
+  phase: 'copying' | 'verifying';
+  /** Rows of this table done so far in this phase, out of `total`. */
+  rows: number;
+  total: number;
 }
 
-export type CopyReport = Record<keyof Tables, number>;
+export interface CopyReport {
+  /** Rows per table. */
+  copied: Record<string, number>;
+  /** Per table with rows, the first 16 hex digits of the checksum both sides agreed on (table-checksum.ts). */
+  checksums: Record<string, string>;
+}
 
-async function countRows(store: Store, table: keyof Tables): Promise<number> {
-  const row = await store.db
+/** The operator's mistake or a source this release cannot copy: nothing was begun. */
+class Refusal extends Error {}
+
+/** Pages of a table's rows in primary-key order, each read after the last key of the one before. */
+async function* pages(
+  db: Kysely<any>,
+  table: string,
+  key: readonly string[],
+): AsyncGenerator<Record<string, unknown>[]> {
+  let last: Record<string, unknown> | undefined;
+  for (;;) {
+    let query = db.selectFrom(table).selectAll();
+    if (last) {
+      const after = last;
+      // A row-value comparison, (a, b) > (x, y): both engines compare it in the key's own order.
+      const keys = sql.join(key.map((column) => sql.ref(column)));
+      query = query.where(sql<SqlBool>`(${keys}) > (${sql.join(key.map((column) => after[column]))})`);
+    }
+    for (const column of key) query = query.orderBy(column);
+    const rows = (await query.limit(BATCH).execute()) as Record<string, unknown>[];
+    if (rows.length === 0) return;
+    yield rows;
+    last = rows[rows.length - 1];
+  }
+}
+
+async function countRows(db: Kysely<any>, table: string): Promise<number> {
+  const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export async function copyDatabase(from: Store, to: Store): Promise<CopyReport> {
-  if ((await countRows(to, 'teams')) > 0 || (await countRows(to, 'users')) > 0) {
-    throw new Error('the target database is not empty; copy into a fresh database');
+/**
+ * Refuses a source that is not at exactly this release's schema (migrate-data never migrates its
+ * source) or that holds a table this release neither copies nor knowingly leaves behind.
+ */
+export async function checkSource(source: Snapshot): Promise<void> {
+  const tables = await listTables(source.db, source.dialect);
+  if (!tables.includes('kysely_migration')) {
+    throw new Refusal('the source database holds no tasklane schema (it has no migration records)');
   }
-  const copied = {} as CopyReport;
-  await to.transaction(async (trx) => {
-    for (const { table, orderBy } of TABLES_IN_ORDER) {
-      copied[table] = 0;
-      // Keyset pagination (after the last key copied) keeps memory and time flat on large databases.
-      let last: Record<string, unknown> | undefined;
-      for (;;) {
-        let query = from.db.selectFrom(table).selectAll();
-        if (last) query = query.where((eb) => afterKey(eb, orderBy, last!));
-        for (const column of orderBy) query = query.orderBy(column as never);
-        const rows = (await query.limit(BATCH).execute()) as Record<string, unknown>[];
-        if (rows.length === 0) break;
-        await trx
-          .insertInto(table)
-          .values(rows as never)
-          .execute();
-        copied[table] += rows.length;
-        last = rows[rows.length - 1];
-      }
-    }
-    await setSerialHighWater(trx, to.dialect, await readSerialHighWater(from.db, from.dialect, SERIAL_TABLES));
-  });
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(source.db);
+  const applied = new Set(rows.map((row) => row.name));
+  const known = migrationNames(source.dialect);
+  const unknown = [...applied].filter((name) => !known.includes(name)).sort();
+  if (unknown.length > 0) {
+    throw new Refusal(
+      `the source database was migrated by a newer release of tasklane (migration ${unknown.join(', ')} ` +
+        'is unknown to this one); copy it with that release',
+    );
+  }
+  const missing = known.filter((name) => !applied.has(name));
+  if (missing.length > 0) {
+    throw new Refusal(
+      `the source database's schema is older than this release (migration ${missing.join(', ')} has not run on it), ` +
+        'and migrate-data never changes its source: start this release\'s "tasklane serve" on it once ' +
+        '(it migrates as it starts), then run migrate-data again',
+    );
+  }
+  const unlisted = tables.filter(
+    (table) => !COPIED_TABLES.some((t) => t.table === table) && !Object.hasOwn(NOT_COPIED, table),
+  );
+  if (unlisted.length > 0) {
+    throw new Refusal(
+      `this release neither copies nor knowingly leaves behind table ${unlisted.join(', ')} (a bug: please report it)`,
+    );
+  }
+}
 
-  for (const { table } of TABLES_IN_ORDER) {
-    const [source, target] = await Promise.all([countRows(from, table), countRows(to, table)]);
-    if (source !== target || target !== copied[table]) {
-      throw new Error(`row counts differ for ${table}: source ${source}, target ${target}`);
+/** Refuses a target that holds any row: the copy must not merge two workspaces. */
+async function checkTargetEmpty(trx: Kysely<any>): Promise<void> {
+  for (const { table } of COPIED_TABLES) {
+    const rows = await countRows(trx, table);
+    if (rows > 0) {
+      throw new Refusal(
+        `the target database is not empty (${table} holds ${rows} row${rows === 1 ? '' : 's'}); copy into a fresh database`,
+      );
     }
   }
-  return copied;
+}
+
+function sameColumns(table: string, source: CatalogColumn[], target: CatalogColumn[]): void {
+  const names = (columns: CatalogColumn[]) => columns.map((column) => column.name).join(', ');
+  if (names(source) !== names(target)) {
+    throw new Error(`table ${table} has columns (${names(source)}) in the source but (${names(target)}) in the target`);
+  }
+}
+
+/**
+ * Copies `source` into `target`: migrates the target, then in one transaction refuses it unless
+ * empty, copies every table of COPIED_TABLES, reads each back and compares, and carries every
+ * generated id's high-water mark over. Any failure rolls the whole copy back.
+ */
+export async function copyDatabase(
+  source: Snapshot,
+  target: Store,
+  onProgress: (progress: CopyProgress) => void = () => {},
+): Promise<CopyReport> {
+  await checkSource(source);
+  await migrateToLatest(target);
+  const serialTables = (await listSerialTables(source.db, source.dialect)).filter((table) =>
+    COPIED_TABLES.some((t) => t.table === table),
+  );
+  // Read within the snapshot on SQLite; a PostgreSQL sequence is outside any snapshot and may be
+  // ahead of it, which only skips ids.
+  const highWater = await readSerialHighWater(source.db, source.dialect, serialTables);
+
+  try {
+    return await target.transaction(async (trx) => {
+      await checkTargetEmpty(trx);
+      const sums = new Map<string, TableChecksum>();
+      for (const { table, key } of COPIED_TABLES) {
+        const columns = await listColumns(source.db, source.dialect, table);
+        sameColumns(table, columns, await listColumns(trx, target.dialect, table));
+        const total = await countRows(source.db, table);
+        const sum = new TableChecksum(columns);
+        onProgress({ table, phase: 'copying', rows: 0, total });
+        for await (const rows of pages(source.db, table, key)) {
+          await trx
+            .insertInto(table)
+            .values(rows as never)
+            .execute();
+          for (const row of rows) sum.add(row);
+          onProgress({ table, phase: 'copying', rows: sum.rows, total });
+        }
+        sums.set(table, sum);
+      }
+
+      const report: CopyReport = { copied: {}, checksums: {} };
+      for (const { table, key } of COPIED_TABLES) {
+        const copied = sums.get(table)!;
+        // The target's own catalog decides how its values read: each side is normalised by its own.
+        const back = new TableChecksum(await listColumns(trx, target.dialect, table));
+        onProgress({ table, phase: 'verifying', rows: 0, total: copied.rows });
+        for await (const rows of pages(trx, table, key)) {
+          for (const row of rows) back.add(row);
+          onProgress({ table, phase: 'verifying', rows: back.rows, total: copied.rows });
+        }
+        if (back.rows !== copied.rows || back.digest() !== copied.digest()) {
+          throw new Error(
+            `table ${table} differs after the copy: the source has ${copied.rows} rows (checksum ` +
+              `${copied.digest().slice(0, 16)}), the target ${back.rows} (checksum ${back.digest().slice(0, 16)})`,
+          );
+        }
+        report.copied[table] = copied.rows;
+        if (copied.rows > 0) report.checksums[table] = copied.digest().slice(0, 16);
+      }
+
+      // Last, once all else is verified: PostgreSQL's setval is not undone by a rollback.
+      await setSerialHighWater(trx, target.dialect, highWater);
+      const carried = await readSerialHighWater(trx, target.dialect, serialTables);
+      for (const [table, mark] of highWater) {
+        if (carried.get(table)! < mark) {
+          throw new Error(`${table} would hand out id ${carried.get(table)! + 1} again (the source reached ${mark})`);
+        }
+      }
+      return report;
+    });
+  } catch (error) {
+    if (error instanceof Refusal || !(error instanceof Error)) throw error;
+    throw new Error(`${error.message}; the copy was rolled back and the target holds no rows`, { cause: error });
+  }
 }

@@ -99,3 +99,44 @@ export async function setSerialHighWater(
     }
   }
 }
+
+/** The database's own tables, read from its catalog (the engine's internal tables left out). */
+export async function listTables(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
+  const result =
+    dialect === 'postgres'
+      ? await sql<{ name: string }>`select table_name as name from information_schema.tables
+          where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)
+      : await sql<{ name: string }>`select name from sqlite_master
+          where type = 'table' and substr(name, 1, 7) <> 'sqlite_'`.execute(db);
+  return result.rows.map((row) => row.name).sort();
+}
+
+/** One column of a table as its catalog declares it; booleans count as integers (0/1). */
+export interface CatalogColumn {
+  name: string;
+  integer: boolean;
+}
+
+/** A table's columns, sorted by name. */
+export async function listColumns(db: Kysely<any>, dialect: DialectName, table: string): Promise<CatalogColumn[]> {
+  const result =
+    dialect === 'postgres'
+      ? await sql<{ name: string; type: string }>`select column_name as name, data_type as type
+          from information_schema.columns where table_schema = current_schema() and table_name = ${table}`.execute(db)
+      : await sql<{ name: string; type: string }>`select name, type from pragma_table_info(${table})`.execute(db);
+  return result.rows
+    .map((row) => ({ name: row.name, integer: /int|bool/i.test(row.type) }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Tables whose `id` the database generates (see withSerialId): AUTOINCREMENT, serial or identity. */
+export async function listSerialTables(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
+  const result =
+    dialect === 'postgres'
+      ? await sql<{ name: string }>`select table_name as name from information_schema.columns
+          where table_schema = current_schema() and column_name = 'id'
+            and (column_default like 'nextval(%' or is_identity = 'YES')`.execute(db)
+      : await sql<{ name: string }>`select name from sqlite_master
+          where type = 'table' and lower(sql) like '%autoincrement%'`.execute(db);
+  return result.rows.map((row) => row.name).sort();
+}

@@ -29,6 +29,11 @@ function migrations(dialect: DialectName): Record<string, Migration> {
   };
 }
 
+/** The name of every migration this release knows, oldest first: a database at the latest schema has run exactly these. */
+export function migrationNames(dialect: DialectName): string[] {
+  return Object.keys(migrations(dialect));
+}
+
 /** Brings the database up to the latest schema; a no-op when it already is. */
 export async function migrateToLatest(store: Store): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(store.dialect) };

@@ -1,0 +1,76 @@
+/**
+ * What the migrate-data tests share: a workspace with some history to copy, the summary the
+ * command prints, and each copied table's rows and checksum computed the way the command does.
+ */
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { COPIED_TABLES } from '../src/storage/copy.js';
+import type { Store } from '../src/storage/database.js';
+import { listColumns } from '../src/storage/dialect.js';
+import { TableChecksum } from '../src/storage/table-checksum.js';
+import { createTestTeam } from './factories.js';
+import { expectStatus, startTestServer } from './harness.js';
+import type { Run } from './processes.js';
+
+/** The summary migrate-data printed: exactly one JSON object on stdout, nothing on stderr (not a terminal). */
+export function summaryOf(run: Run): {
+  copied: Record<string, number>;
+  verified: boolean;
+  checksums: Record<string, string>;
+  seconds: number;
+} {
+  const shown = `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`;
+  assert.equal(run.code, 0, shown);
+  assert.equal(run.stderr, '', `stderr must stay empty when it is not a terminal: ${shown}`);
+  const lines = run.stdout.split('\n').filter((line) => line.trim() !== '');
+  assert.equal(lines.length, 1, `expected one line of JSON: ${shown}`);
+  const summary = JSON.parse(lines[0]!);
+  assert.deepEqual(Object.keys(summary), ['copied', 'verified', 'checksums', 'seconds'], shown);
+  assert.equal(summary.verified, true);
+  return summary;
+}
+
+/** Each copied table's rows and checksum in `store`, computed the way migrate-data reports them. */
+export async function tableChecksums(
+  store: Store,
+): Promise<{ rows: Record<string, number>; checksums: Record<string, string> }> {
+  const rows: Record<string, number> = {};
+  const checksums: Record<string, string> = {};
+  for (const { table } of COPIED_TABLES) {
+    const sum = new TableChecksum(await listColumns(store.db, store.dialect, table));
+    const all = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(store.db);
+    for (const row of all.rows) sum.add(row);
+    rows[table] = sum.rows;
+    if (sum.rows > 0) checksums[table] = sum.digest().slice(0, 16);
+  }
+  return { rows, checksums };
+}
+
+/**
+ * A workspace with some history: a team, lists, tasks (the newest deleted, so the id high-water
+ * mark is above every id left), and one task created with an Idempotency-Key.
+ */
+export async function fillWorkspace(url: string) {
+  const server = await startTestServer({ DATABASE_URL: url });
+  try {
+    const team = await createTestTeam(server, 'Copied');
+    const mate = await team.member({ name: 'Mate' });
+    const { owner } = team;
+    const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Launch', color: 'Blue' }), 201);
+    expectStatus(await owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }), 201);
+    const retried = {
+      body: { title: 'Sent once, retried after the move', taskListIds: [list.id], assigneeIds: [mate.userId] },
+      headers: { 'idempotency-key': 'retry-across-the-move' },
+    };
+    const first = await owner.api.post('/v1/tasks', retried.body, retried.headers);
+    expectStatus(first, 201);
+    for (const title of ['Ü-Umlaut “quotes” ✓', 'Plain']) {
+      expectStatus(await mate.api.post('/v1/tasks', { title, description: 'x\n'.repeat(20), priority: 'high' }), 201);
+    }
+    const doomed = expectStatus(await owner.api.post('/v1/tasks', { title: 'Deleted' }), 201);
+    expectStatus(await owner.api.delete(`/v1/tasks/${doomed.id}`), 200);
+    return { owner, retried, first: first.body, doomed };
+  } finally {
+    await server.close();
+  }
+}
