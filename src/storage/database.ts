@@ -48,6 +48,14 @@ export function afterCommit(db: Db, callback: () => void): void {
   else pendingAfterCommit.set(db, [callback]);
 }
 
+/**
+ * Runs `work` in the transaction `db` is, or in a new one when `db` is not a transaction: for
+ * repository functions whose statements must commit together and may lock rows (dialect.ts).
+ */
+export function withinTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
 async function runTransaction<T>(
   begin: { execute<R>(work: (trx: Db) => Promise<R>): Promise<R> },
   work: (trx: Db) => Promise<T>,
@@ -193,8 +201,9 @@ function openPostgres(connectionString: string, poolSize: number, statementTimeo
     db,
     dialect: 'postgres',
     changes: new EventEmitter(),
-    // Read committed is enough: every read-modify-write takes a row lock first
-    // (the team's task counter, the row being changed), so concurrent writers queue.
+    // Read committed is enough because every read-check-write locks the rows it reads before it
+    // checks them (dialect.ts, lockRows; the team's counters lock the team row), so concurrent
+    // writers of a row queue and each sees what the one before it committed.
     transaction: (work) => runTransaction(db.transaction().setIsolationLevel('read committed'), work),
     close: () => db.destroy(),
   };
