@@ -24,8 +24,9 @@ export function prepareShutdown(app: App, store: Store, windowMs: number): () =>
   // connection with a pipelined request still to answer is not idle, so that request is
   // answered first (Fastify marks it Connection: close).
   const closeIdle = () => app.server.closeIdleConnections();
-  app.addHook('onResponse', async () => {
+  app.addHook('onResponse', (_request, _reply, done) => {
     if (closing) setImmediate(closeIdle);
+    done();
   });
 
   let shutdown: Promise<void> | undefined;
@@ -37,9 +38,14 @@ export function prepareShutdown(app: App, store: Store, windowMs: number): () =>
       const closed = app.close();
       if (await settlesWithin(closed, windowMs)) {
         const storeClosed = store.close();
-        if (await settlesWithin(storeClosed, deadline - Date.now())) return storeClosed;
+        if (await settlesWithin(storeClosed, deadline - Date.now())) {
+          await closed; // an error closing the app still fails the shutdown, now that the store is closed
+          return storeClosed;
+        }
       }
       app.log.warn(`shutdown: work still open after SHUTDOWN_TIMEOUT_MS (${windowMs} ms); closing its connections`);
+      // Still listening if a closing step before Fastify's own server.close() is what hangs.
+      if (app.server.listening) app.server.close();
       app.server.closeAllConnections();
       await settlesWithin(store.close({ force: true }), AFTER_CUT_MS);
       await settlesWithin(closed, AFTER_CUT_MS);
