@@ -35,6 +35,8 @@ export interface Config {
   readonly connectionTimeoutMs: number;
   /** Longest an idle keep-alive connection stays open between requests. */
   readonly keepAliveTimeoutMs: number;
+  /** Longest a shutdown waits for requests in flight before it closes their connections and exits. */
+  readonly shutdownTimeoutMs: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -88,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     connectionTimeoutMs: integer('CONNECTION_TIMEOUT_MS', 60_000, 100, 3_600_000),
     keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 8_000, 100, 600_000),
     logLevel,
   };
   checkTimeouts(config, problems);

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import type { App } from './http/app-types.js';
+import { prepareShutdown } from './http/shutdown.js';
 import { applyTimeouts } from './http/timeouts.js';
 import { openStore, type Store } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
@@ -18,7 +19,10 @@ export interface RunningServer {
   url: string;
   /** Secrets of the starter workspace when this start created it, else null. */
   bootstrap: Bootstrap | null;
-  /** Stops accepting, finishes requests in flight, then closes the database. */
+  /**
+   * Stops accepting, ends event streams, finishes requests in flight, then closes the database;
+   * past `SHUTDOWN_TIMEOUT_MS` it cuts what is left (http/shutdown.ts).
+   */
   close(): Promise<void>;
 }
 
@@ -32,21 +36,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const bootstrap = await bootstrapIfEmpty(store);
     const app = await buildApp({ store, config });
     applyTimeouts(app.server, config);
+    const close = prepareShutdown(app, store, config.shutdownTimeoutMs);
     await app.listen({ port: config.port, host: config.host });
     const { port } = app.server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    let closing: Promise<void> | undefined;
-    return {
-      app,
-      store,
-      url: `http://${host}:${port}`,
-      bootstrap,
-      close: () =>
-        (closing ??= (async () => {
-          await app.close();
-          await store.close();
-        })()),
-    };
+    return { app, store, url: `http://${host}:${port}`, bootstrap, close };
   } catch (error) {
     await store.close();
     throw error;

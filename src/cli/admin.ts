@@ -9,13 +9,14 @@ import { AppError } from '../http/errors.js';
 import { isUuid, toId } from '../ids.js';
 import { ExpiryError, resolveExpiry } from '../keys/key-expiry.js';
 import { findKey, insertKey, revokeKey } from '../keys/keys.repository.js';
-import { findListById } from '../lists/lists.repository.js';
+import { findListById, findListLocked } from '../lists/lists.repository.js';
 import { grantListMembership, revokeListMembership } from '../lists/lists.service.js';
 import { notifyServers } from '../realtime/bus.js';
 import { insertStatus } from '../statuses/statuses.repository.js';
 import { openStore, type Store } from '../storage/database.js';
+import type { Locked } from '../storage/dialect.js';
 import { migrateToLatest } from '../storage/migrate.js';
-import type { Role } from '../storage/schema.js';
+import type { Db, ListRow, Role } from '../storage/schema.js';
 import { deleteMember, findMembership, findTeam, upsertMember } from '../teams/teams.repository.js';
 import { createTeam } from '../teams/teams.service.js';
 import { hashPassword } from '../users/passwords.js';
@@ -55,6 +56,13 @@ async function requireList(store: Store, raw: string) {
   const list = id === null ? undefined : await findListById(store.db, id);
   if (!list) throw new AdminError(`list ${raw} not found`);
   return list;
+}
+
+/** The list again, under its lock in `trx`, as list membership changes require (lists.service.ts). */
+async function lockList(trx: Db, list: ListRow): Promise<Locked<ListRow>> {
+  const locked = await findListLocked(trx, list.team_id, list.id);
+  if (!locked) throw new AdminError(`list ${list.id} not found`);
+  return locked;
 }
 
 function nonEmpty(value: string, what: string): string {
@@ -169,7 +177,7 @@ const COMMANDS: Record<string, Command> = {
     async run(store, o) {
       const list = await requireList(store, text(o, 'list'));
       const user = await requireUser(store, uuidOption(o, 'user'));
-      await store.transaction((trx) => grantListMembership(store, trx, list, user.id));
+      await store.transaction(async (trx) => grantListMembership(store, trx, await lockList(trx, list), user.id));
       return { listId: list.id, userId: user.id };
     },
   },
@@ -180,7 +188,7 @@ const COMMANDS: Record<string, Command> = {
     async run(store, o) {
       const list = await requireList(store, text(o, 'list'));
       const user = await requireUser(store, uuidOption(o, 'user'));
-      await store.transaction((trx) => revokeListMembership(store, trx, list, user.id));
+      await store.transaction(async (trx) => revokeListMembership(store, trx, await lockList(trx, list), user.id));
       return { removed: true };
     },
   },

@@ -28,10 +28,9 @@ export async function runServe(): Promise<number> {
     throw error;
   }
   const server = await startServer(config);
-  if (server.bootstrap) printBootstrap(server.url, server.bootstrap);
-  console.log(`listening on ${server.url}`);
-
-  return new Promise((resolve) => {
+  // Listen for the signals before saying "listening": a supervisor may stop us the moment it reads
+  // that line, and a signal with no listener yet would kill the process instead of closing it.
+  const stopped = new Promise<number>((resolve) => {
     const stop = (signal: string) => {
       server.app.log.info(`${signal}: shutting down`);
       server.close().then(
@@ -45,4 +44,18 @@ export async function runServe(): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+  if (server.bootstrap) printBootstrap(server.url, server.bootstrap);
+  console.log(`listening on ${server.url}`);
+
+  const code = await stopped;
+  // The shutdown is bounded and closes everything it opened, so the process ends by itself now.
+  // Should anything still hold it (a bug), end it anyway rather than hang, and say so.
+  setTimeout(() => {
+    console.error('shutdown: something still held the process open after closing; exiting');
+    process.exit(code);
+  }, EXIT_GRACE_MS).unref();
+  return code;
 }
+
+/** How long after a completed shutdown the process may take to end by itself. */
+const EXIT_GRACE_MS = 2_000;

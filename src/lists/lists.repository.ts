@@ -1,4 +1,5 @@
 import { byNameThenId } from '../ids.js';
+import { readLocked, type Locked } from '../storage/dialect.js';
 import type { Db, ListRow, Role } from '../storage/schema.js';
 
 export const LIST_COLORS = [
@@ -38,6 +39,16 @@ export async function findList(db: Db, teamId: string, listId: number): Promise<
     .where('id', '=', listId)
     .where('team_id', '=', teamId)
     .executeTakeFirst();
+}
+
+/**
+ * `findList` under the list's row lock, held until the transaction ends: how every change to a
+ * list, its archive state or its members begins. A concurrent change of the same list waits
+ * here, then reads what the one before it committed.
+ */
+export async function findListLocked(trx: Db, teamId: string, listId: number): Promise<Locked<ListRow> | undefined> {
+  const row = trx.selectFrom('task_lists').select('id').where('id', '=', listId).where('team_id', '=', teamId);
+  return readLocked(trx, row, 'change', () => findList(trx, teamId, listId));
 }
 
 export async function isListMember(db: Db, listId: number, userId: string): Promise<boolean> {

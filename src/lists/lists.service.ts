@@ -9,8 +9,9 @@ import { forbidden, invalidInput, notFound } from '../http/errors.js';
 import { isUuid, toId } from '../ids.js';
 import { recordEvent, type EventType } from '../realtime/outbox.js';
 import type { Store } from '../storage/database.js';
+import type { Locked } from '../storage/dialect.js';
 import type { Db, ListRow } from '../storage/schema.js';
-import { findMembership } from '../teams/teams.repository.js';
+import { findMembership, keepMemberships } from '../teams/teams.repository.js';
 import * as lists from './lists.repository.js';
 import type { ListMember, TaskList } from './lists.repository.js';
 
@@ -19,10 +20,27 @@ export async function loadListAsMember(db: Db, caller: Caller, rawListId: string
   const listId = toId(rawListId);
   const row = listId === null ? undefined : await lists.findList(db, caller.teamId, listId);
   if (!row) throw notFound(`List ${rawListId} not found.`);
-  if (!(await lists.isListMember(db, row.id, caller.userId))) {
+  await checkListMember(db, row, caller);
+  return row;
+}
+
+/**
+ * The list, read under its row lock, if it is in the caller's team and the caller is a member:
+ * how every change to a list begins, so that the checks made on it (If-Match, archive state,
+ * membership and its count) still hold when the change commits.
+ */
+async function loadListForChange(trx: Db, caller: Caller, rawListId: string): Promise<Locked<ListRow>> {
+  const listId = toId(rawListId);
+  const row = listId === null ? undefined : await lists.findListLocked(trx, caller.teamId, listId);
+  if (!row) throw notFound(`List ${rawListId} not found.`);
+  await checkListMember(trx, row, caller);
+  return row;
+}
+
+async function checkListMember(db: Db, list: ListRow, caller: Caller): Promise<void> {
+  if (!(await lists.isListMember(db, list.id, caller.userId))) {
     throw forbidden('You do not have access to this list.');
   }
-  return row;
 }
 
 /** Announces a change of the list to its members (and to `alsoTo`, such as a member just removed). */
@@ -72,8 +90,8 @@ export async function updateList(
   ifMatch?: string,
 ): Promise<TaskList> {
   return store.transaction(async (trx) => {
-    const row = await loadListAsMember(trx, caller, rawListId);
-    checkIfMatch(ifMatch, row.version, 'list');
+    const row = await loadListForChange(trx, caller, rawListId);
+    checkIfMatch(ifMatch, row, 'list');
     if (changes.name === undefined && changes.color === undefined) return lists.rowToList(row);
     const updated = await lists.updateList(trx, row.id, changes);
     await recordListEvent(store, trx, updated, 'taskList.updated');
@@ -89,7 +107,7 @@ export async function setArchived(
   archived: boolean,
 ): Promise<TaskList> {
   return store.transaction(async (trx) => {
-    const row = await loadListAsMember(trx, caller, rawListId);
+    const row = await loadListForChange(trx, caller, rawListId);
     if (Boolean(row.is_archived) === archived) return lists.rowToList(row);
     const updated = await lists.updateList(trx, row.id, { is_archived: archived ? 1 : 0 });
     await recordListEvent(store, trx, updated, archived ? 'taskList.archived' : 'taskList.unarchived');
@@ -110,7 +128,7 @@ export async function addMember(
   userId: string,
 ): Promise<{ member: ListMember; created: boolean }> {
   return store.transaction(async (trx) => {
-    const row = await loadListAsMember(trx, caller, rawListId);
+    const row = await loadListForChange(trx, caller, rawListId);
     const created = await grantListMembership(store, trx, row, userId);
     const members = await lists.membersOfList(trx, caller.teamId, row.id);
     return { member: members.find((m) => m.id === userId)!, created };
@@ -119,12 +137,20 @@ export async function addMember(
 
 /**
  * Grants membership of a list to a member of the list's team (shared with `admin list-member add`);
- * the members, the new one included, hear `taskList.updated` so the list appears for them.
+ * the members, the new one included, hear `taskList.updated` so the list appears for them. The
+ * list is locked by the caller; the membership of the team is kept locked until commit, so a
+ * removal from the team cannot slip in between and leave this list membership behind.
  */
-export async function grantListMembership(store: Store, trx: Db, list: ListRow, userId: string): Promise<boolean> {
-  if (!isUuid(userId) || !(await findMembership(trx, list.team_id, userId))) {
-    throw invalidInput(`User ${userId} is not a member of this team.`);
-  }
+export async function grantListMembership(
+  store: Store,
+  trx: Db,
+  list: Locked<ListRow>,
+  userId: string,
+): Promise<boolean> {
+  const notTeammate = () => invalidInput(`User ${userId} is not a member of this team.`);
+  if (!isUuid(userId)) throw notTeammate();
+  await keepMemberships(trx, list.team_id, [userId]);
+  if (!(await findMembership(trx, list.team_id, userId))) throw notTeammate();
   const added = await lists.addListMember(trx, list.id, userId);
   if (added) await recordListEvent(store, trx, list, 'taskList.updated');
   return added;
@@ -132,16 +158,22 @@ export async function grantListMembership(store: Store, trx: Db, list: ListRow, 
 
 export async function removeMember(store: Store, caller: Caller, rawListId: string, userId: string): Promise<void> {
   await store.transaction(async (trx) => {
-    const row = await loadListAsMember(trx, caller, rawListId);
+    const row = await loadListForChange(trx, caller, rawListId);
     await revokeListMembership(store, trx, row, userId);
   });
 }
 
 /**
- * Removes a member; a list keeps at least one, or nobody could ever reach it again. The removed
- * member hears this last `taskList.updated` too, so the list leaves their sidebar.
+ * Removes a member; a list keeps at least one, or nobody could ever reach it again. The list is
+ * locked by the caller, so two removals cannot both count the other member and leave none. The
+ * removed member hears this last `taskList.updated` too, so the list leaves their sidebar.
  */
-export async function revokeListMembership(store: Store, trx: Db, list: ListRow, userId: string): Promise<void> {
+export async function revokeListMembership(
+  store: Store,
+  trx: Db,
+  list: Locked<ListRow>,
+  userId: string,
+): Promise<void> {
   if (!isUuid(userId) || !(await lists.isListMember(trx, list.id, userId))) {
     throw notFound(`User ${userId} is not a member of list ${list.id}.`);
   }

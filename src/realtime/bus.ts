@@ -79,10 +79,11 @@ class PostgresBus extends LocalBus {
     client.on('notification', (message) => {
       if (message.payload) this.local.emit('team', message.payload);
     });
+    // Before connecting, so that a close() while the connection is still being opened ends it too.
+    this.listener = client;
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
-      this.listener = client;
     } catch {
       reconnect();
     }

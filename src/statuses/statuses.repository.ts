@@ -1,3 +1,5 @@
+import { withinTransaction } from '../storage/database.js';
+import { lockRows } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, StatusRow } from '../storage/schema.js';
 
@@ -72,31 +74,38 @@ export interface NewStatus {
   order?: number;
 }
 
-/** Creates a status; a new default status takes the default from every other status. */
+/**
+ * Creates a status; a new default status takes the default from every other status. The team row
+ * is locked first, so statuses created at the same moment queue: each sees the others, exactly
+ * one default remains, and each goes after the last.
+ */
 export async function insertStatus(db: Db, teamId: string, input: NewStatus): Promise<TaskStatus> {
-  let order = input.order;
-  if (order === undefined) {
-    const last = await db
-      .selectFrom('task_statuses')
-      .select((eb) => eb.fn.max('sort_order').as('max'))
-      .where('team_id', '=', teamId)
-      .executeTakeFirst();
-    order = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
-  }
-  if (input.isDefault) {
-    await db.updateTable('task_statuses').set({ is_default: 0 }).where('team_id', '=', teamId).execute();
-  }
-  const row = await db
-    .insertInto('task_statuses')
-    .values({
-      team_id: teamId,
-      name: input.name,
-      color: input.color,
-      is_default: input.isDefault ? 1 : 0,
-      is_completed: input.isCompleted ? 1 : 0,
-      sort_order: order,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return rowToStatus(row);
+  return withinTransaction(db, async (trx) => {
+    await lockRows(trx, trx.selectFrom('teams').select('id').where('id', '=', teamId), 'change');
+    let order = input.order;
+    if (order === undefined) {
+      const last = await trx
+        .selectFrom('task_statuses')
+        .select((eb) => eb.fn.max('sort_order').as('max'))
+        .where('team_id', '=', teamId)
+        .executeTakeFirst();
+      order = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
+    }
+    if (input.isDefault) {
+      await trx.updateTable('task_statuses').set({ is_default: 0 }).where('team_id', '=', teamId).execute();
+    }
+    const row = await trx
+      .insertInto('task_statuses')
+      .values({
+        team_id: teamId,
+        name: input.name,
+        color: input.color,
+        is_default: input.isDefault ? 1 : 0,
+        is_completed: input.isCompleted ? 1 : 0,
+        sort_order: order,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return rowToStatus(row);
+  });
 }

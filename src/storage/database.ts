@@ -31,7 +31,11 @@ export interface Store {
   readonly changes: EventEmitter;
   /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
   transaction<T>(work: (trx: Db) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
+  /**
+   * Closes the store once the work using it is done. With `force`, work still running loses its
+   * connections now (PostgreSQL rolls its transactions back), for a shutdown out of time.
+   */
+  close(options?: { force?: boolean }): Promise<void>;
 }
 
 /** Callbacks to run once a transaction has committed, keyed by the transaction object. */
@@ -46,6 +50,14 @@ export function afterCommit(db: Db, callback: () => void): void {
   const callbacks = pendingAfterCommit.get(db);
   if (callbacks) callbacks.push(callback);
   else pendingAfterCommit.set(db, [callback]);
+}
+
+/**
+ * Runs `work` in the transaction `db` is, or in a new one when `db` is not a transaction: for
+ * repository functions whose statements must commit together and may lock rows (dialect.ts).
+ */
+export function withinTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
 async function runTransaction<T>(
@@ -149,12 +161,14 @@ function openSqlite(path: string): Store {
   database.pragma('cache_size = -32768');
   cachePreparedStatements(database);
   const db = new Kysely<any>({ dialect: new ImmediateTransactionDialect(database) }) as Db;
+  let closing: Promise<void> | undefined;
   return {
     db,
     dialect: 'sqlite',
     changes: new EventEmitter(),
     transaction: (work) => runTransaction(db.transaction(), work),
-    close: () => db.destroy(),
+    // One synchronous connection: nothing runs beside the close, so force changes nothing.
+    close: () => (closing ??= db.destroy()),
   };
 }
 
@@ -251,15 +265,22 @@ function openPostgres(connectionString: string, poolSize: number, statementTimeo
   // itself rejects and becomes a 503, and the broken connection is discarded on release.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: discardingBrokenConnections(pool) }) }) as Db;
+  const connections = discardingBrokenConnections(pool);
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: connections }) }) as Db;
+  let closing: Promise<void> | undefined;
   return {
     db,
     dialect: 'postgres',
     changes: new EventEmitter(),
-    // Read committed is enough: every read-modify-write takes a row lock first
-    // (the team's task counter, the row being changed), so concurrent writers queue.
+    // Read committed is enough because every read-check-write locks the rows it reads before it
+    // checks them (dialect.ts, lockRows; the team's counters lock the team row), so concurrent
+    // writers of a row queue and each sees what the one before it committed.
     transaction: (work) => runTransaction(db.transaction().setIsolationLevel('read committed'), work),
-    close: () => db.destroy(),
+    close: (options) => {
+      // The pool's end waits for every checked-out connection; cut ones come back at once.
+      if (options?.force) connections.cutCheckedOut();
+      return (closing ??= db.destroy());
+    },
   };
 }
 
@@ -268,29 +289,42 @@ function openPostgres(connectionString: string, poolSize: number, statementTimeo
  * reasons (a read timeout, a reset) is closed at once and never reused. Otherwise pg leaves the
  * timed-out query running, Kysely's ROLLBACK queues behind it, and the connection goes back to
  * the pool still inside the transaction, where a later COMMIT would commit the abandoned work.
- * Closing the socket makes PostgreSQL roll that transaction back.
+ * Closing the socket makes PostgreSQL roll that transaction back. `cutCheckedOut` does the same to
+ * every connection checked out now, for a shutdown out of time.
  */
-function discardingBrokenConnections(pool: pg.Pool): PostgresPool {
+function discardingBrokenConnections(pool: pg.Pool): PostgresPool & { cutCheckedOut(): void } {
+  /** How to cut each connection checked out now. */
+  const checkedOut = new Set<() => void>();
   return {
     end: () => pool.end(),
+    cutCheckedOut: () => {
+      for (const cut of checkedOut) cut();
+    },
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
       let broken: Error | undefined;
+      const cut = (reason: Error) => {
+        if (broken) return;
+        broken = reason;
+        // pg has no public "abort now": end() would wait behind the stuck query.
+        (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      };
+      const cutForShutdown = () => cut(new Error('connection closed by a shutdown out of time'));
+      checkedOut.add(cutForShutdown);
       const query = async (text: string, values: readonly unknown[]) => {
         try {
           return await client.query(text, values as unknown[]);
         } catch (error) {
-          if (!broken && isDatabaseUnavailable(error)) {
-            broken = error as Error;
-            // pg has no public "abort now": end() would wait behind the stuck query.
-            (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-          }
+          if (isDatabaseUnavailable(error)) cut(error as Error);
           throw error;
         }
       };
       return {
         query: query as unknown as PostgresPoolClient['query'],
-        release: () => client.release(broken),
+        release: () => {
+          checkedOut.delete(cutForShutdown);
+          client.release(broken);
+        },
       };
     },
   };

@@ -9,6 +9,7 @@ import {
   type CreateTableBuilder,
   type Kysely,
   type RawBuilder,
+  type SelectQueryBuilder,
   type SqlBool,
 } from 'kysely';
 
@@ -43,6 +44,62 @@ export function inList(db: Kysely<any>, column: string, values: ListParam): RawB
   return isPostgres(db)
     ? sql<SqlBool>`${sql.ref(column)} = any(${values})`
     : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${values}))`;
+}
+
+/**
+ * What a transaction means to do with rows it reads before it writes, and so which lock it takes:
+ * - `change`: it will update the row (PostgreSQL FOR NO KEY UPDATE, the lock an UPDATE takes; it
+ *   does not block inserts elsewhere whose foreign keys point at the row).
+ * - `delete`: it will delete the row (FOR UPDATE).
+ * - `keep`: the row must still be there at commit, e.g. the parent a new task will point at, or
+ *   the team membership of someone being assigned (FOR KEY SHARE: only a delete waits for it).
+ */
+export type RowLock = 'change' | 'delete' | 'keep';
+
+/**
+ * Locks the rows `query` selects until the transaction ends: the first step of every
+ * read-check-write. PostgreSQL runs transactions at READ COMMITTED, where a plain read lets
+ * another transaction change the row between this one's check and its write (two PATCHes with
+ * the same If-Match both passing, say). The lock waits for such a writer to commit, and every
+ * read made after it sees what that writer committed, so the check and the write become one step.
+ * SQLite needs nothing: `begin immediate` holds the database's one write lock for the whole
+ * transaction, so writers already run one at a time.
+ *
+ * Lock order, which keeps concurrent writers from deadlocking: a transaction locks the rows its
+ * change is about first (the task or list it changes or deletes, then rows it must `keep`), and
+ * the team row last: the task counter (`nextTaskNumber`) and the event counter (`recordEvent`)
+ * take it, and hold it to commit. Nothing waits for a row lock while holding the team row:
+ * what is touched after it is either locked already or only gets the KEY SHARE locks of foreign
+ * key checks, which conflict with deletes alone, and the one row that is ever deleted while
+ * referenced (a task, as a parent) is locked up front with `keep`. Status creation
+ * (`insertStatus`) is the exception that takes the team row first; it locks no other row of
+ * another writer afterwards.
+ */
+export async function lockRows(
+  trx: Kysely<any>,
+  query: SelectQueryBuilder<any, any, any>,
+  lock: RowLock,
+): Promise<void> {
+  if (!trx.isTransaction) throw new Error('A row lock taken outside a transaction would end with its statement.');
+  if (!isPostgres(trx)) return;
+  const locked =
+    lock === 'change' ? query.forNoKeyUpdate() : lock === 'delete' ? query.forUpdate() : query.forKeyShare();
+  await locked.execute();
+}
+
+declare const lockedRow: unique symbol;
+/** A row read under its lock (see `readLocked`): what If-Match is checked against (http/etag.ts). */
+export type Locked<T> = T & { readonly [lockedRow]: true };
+
+/** Locks the rows of `lockQuery` (see `lockRows`), then reads with `read`, which sees the latest commit. */
+export async function readLocked<T>(
+  trx: Kysely<any>,
+  lockQuery: SelectQueryBuilder<any, any, any>,
+  lock: RowLock,
+  read: () => Promise<T | undefined>,
+): Promise<Locked<T> | undefined> {
+  await lockRows(trx, lockQuery, lock);
+  return (await read()) as Locked<T> | undefined;
 }
 
 /** PostgreSQL's int4 range; ids beyond it cannot exist, so lookups skip the query. */

@@ -6,7 +6,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Caller } from '../caller.js';
 import { byNameThenId } from '../ids.js';
 import type { Db, NewTask, TaskRow, Tables } from '../storage/schema.js';
-import { inList, listParam, type ListParam } from '../storage/dialect.js';
+import { inList, listParam, readLocked, type ListParam, type Locked, type RowLock } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import { canAccess, mayAccessAllOf } from './access.js';
 
@@ -78,6 +78,21 @@ export async function findTask(
 ): Promise<(TaskRow & { accessible: boolean }) | undefined> {
   const [row] = await taskWithAccess(db, { taskId, teamId: caller.teamId, userId: caller.userId });
   return row && { ...row, accessible: Boolean(row.accessible) };
+}
+
+/**
+ * `findTask` under the task's row lock, held until the transaction ends: how every change to a
+ * task begins (`delete` when it will be deleted, `keep` for a parent a new task will point at).
+ * A concurrent change of the same task waits here, then reads what the one before it committed.
+ */
+export async function findTaskLocked(
+  trx: Db,
+  caller: Caller,
+  taskId: number,
+  lock: RowLock,
+): Promise<Locked<TaskRow & { accessible: boolean }> | undefined> {
+  const row = trx.selectFrom('tasks').select('id').where('id', '=', taskId).where('team_id', '=', caller.teamId);
+  return readLocked(trx, row, lock, () => findTask(trx, caller, taskId));
 }
 
 /** `%`, `_` and `\` in a search match themselves. */

@@ -9,8 +9,9 @@ import { byNameThenId, toId } from '../ids.js';
 import { usableLists } from '../lists/lists.repository.js';
 import { findDefaultStatus, findStatus, type TaskStatus } from '../statuses/statuses.repository.js';
 import type { Store } from '../storage/database.js';
+import type { Locked } from '../storage/dialect.js';
 import type { Db, TaskRow } from '../storage/schema.js';
-import { membersAmong, nextTaskNumber } from '../teams/teams.repository.js';
+import { keepMemberships, membersAmong, nextTaskNumber } from '../teams/teams.repository.js';
 import { recordEvent } from '../realtime/outbox.js';
 import { readersOf } from './access.js';
 import * as tasks from './tasks.repository.js';
@@ -19,10 +20,19 @@ import type { Person, TaskChanges, TaskDetail, TaskFilter, TaskSummary } from '.
 const taskNotFound = (rawTaskId: string) => notFound(`Task ${rawTaskId} not found.`);
 const noAccess = () => forbidden('You do not have access to this task.');
 
-/** The task, if it is in the caller's team and the caller may access it. */
-async function loadAccessibleTask(db: Db, caller: Caller, rawTaskId: string): Promise<TaskRow> {
+/**
+ * The task, if it is in the caller's team and the caller may access it, read under its row lock
+ * (`change`, or `delete`) so that checks made on it, If-Match first, still hold when the change
+ * commits.
+ */
+async function loadTaskForChange(
+  trx: Db,
+  caller: Caller,
+  rawTaskId: string,
+  lock: 'change' | 'delete',
+): Promise<Locked<TaskRow>> {
   const taskId = toId(rawTaskId);
-  const row = taskId === null ? undefined : await tasks.findTask(db, caller, taskId);
+  const row = taskId === null ? undefined : await tasks.findTaskLocked(trx, caller, taskId, lock);
   if (!row) throw taskNotFound(rawTaskId);
   if (!row.accessible) throw noAccess();
   return row;
@@ -66,6 +76,12 @@ function someOf(ids: readonly (string | number)[]): string {
   return ids.length > 5 ? `${shown} and ${ids.length - 5} more` : shown;
 }
 
+/** The team members among the users, by id, kept members until commit (see `keepMemberships`). */
+async function keptMembers(trx: Db, caller: Caller, userIds: string[]): Promise<Map<string, Person>> {
+  await keepMemberships(trx, caller.teamId, userIds);
+  return membersAmong(trx, caller.teamId, userIds);
+}
+
 /** The assignees as people, from the team members read; every one must be a member. */
 function assigneesAmong(members: Map<string, Person>, userIds: string[]): Person[] {
   const strangers = userIds.filter((id) => !members.has(id));
@@ -83,9 +99,10 @@ async function checkLists(db: Db, caller: Caller, listIds: number[]): Promise<Ma
   return usable;
 }
 
-async function checkParent(db: Db, caller: Caller, parentId: number): Promise<TaskDetail['parent']> {
+/** The parent must exist until the new task commits: its lock makes a concurrent delete wait (or come first). */
+async function checkParent(trx: Db, caller: Caller, parentId: number): Promise<TaskDetail['parent']> {
   const id = toId(parentId);
-  const parent = id === null ? undefined : await tasks.findTask(db, caller, id);
+  const parent = id === null ? undefined : await tasks.findTaskLocked(trx, caller, id, 'keep');
   if (!parent?.accessible) {
     throw invalidInput(`parentId ${parentId} is not a task you can access.`);
   }
@@ -110,7 +127,7 @@ export async function createTask(store: Store, caller: Caller, input: NewTaskInp
     }
     const lists = await checkLists(trx, caller, listIds);
     // The creator is read with the assignees, for the answer's createdBy.
-    const people = await membersAmong(trx, caller.teamId, [caller.userId, ...assigneeIds]);
+    const people = await keptMembers(trx, caller, [caller.userId, ...assigneeIds]);
     const assignees = assigneesAmong(people, assigneeIds);
     const parent = input.parentId == null ? null : await checkParent(trx, caller, input.parentId);
 
@@ -181,8 +198,8 @@ export async function updateTask(
   ifMatch?: string,
 ): Promise<TaskUpdateResult> {
   return store.transaction(async (trx) => {
-    const task = await loadAccessibleTask(trx, caller, rawTaskId);
-    checkIfMatch(ifMatch, task.version, 'task');
+    const task = await loadTaskForChange(trx, caller, rawTaskId, 'change');
+    checkIfMatch(ifMatch, task, 'task');
     const readersBefore = await readersOf(trx, task.id);
     const changes: TaskChanges = {};
     if (patch.title !== undefined) {
@@ -195,7 +212,7 @@ export async function updateTask(
     const status = patch.taskStatusId === undefined ? undefined : await checkStatus(trx, caller, patch.taskStatusId);
     if (status) changes.status_id = status.id;
     const assigneeIds = patch.assigneeIds && unique(patch.assigneeIds);
-    if (assigneeIds) assigneesAmong(await membersAmong(trx, caller.teamId, assigneeIds), assigneeIds);
+    if (assigneeIds) assigneesAmong(await keptMembers(trx, caller, assigneeIds), assigneeIds);
     const listIds = patch.taskListIds && unique(patch.taskListIds);
     if (listIds) await checkLists(trx, caller, listIds);
 
@@ -234,8 +251,8 @@ export async function deleteTask(
   ifMatch?: string,
 ): Promise<{ id: number; number: number; deleted: true }> {
   return store.transaction(async (trx) => {
-    const task = await loadAccessibleTask(trx, caller, rawTaskId);
-    checkIfMatch(ifMatch, task.version, 'task');
+    const task = await loadTaskForChange(trx, caller, rawTaskId, 'delete');
+    checkIfMatch(ifMatch, task, 'task');
     // Who could read it just before it went: the audience of its deletion.
     const readers = await readersOf(trx, task.id);
     const subtaskIds = await tasks.subtaskIdsOf(trx, task.id);

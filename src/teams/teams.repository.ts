@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { byNameThenId } from '../ids.js';
+import { withinTransaction } from '../storage/database.js';
+import { inList, listParam, lockRows } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, Role, TeamRow } from '../storage/schema.js';
 
@@ -78,10 +80,31 @@ export async function upsertMember(db: Db, teamId: string, userId: string, role:
 }
 
 /**
+ * Keeps the users' memberships of the team locked (`keep`) until the transaction ends: a change
+ * that checked them (assigning a task, adding someone to a list) then commits either wholly
+ * before a removal from the team, which takes its access away again, or is refused after it.
+ */
+export async function keepMemberships(trx: Db, teamId: string, userIds: readonly string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  const rows = trx.selectFrom('team_members').select('user_id').where('team_id', '=', teamId);
+  await lockRows(trx, rows.where(inList(trx, 'user_id', listParam(trx, userIds))), 'keep');
+}
+
+/**
  * Removes a member from a team together with everything that gave them access there:
- * their list memberships and task assignments in that team.
+ * their list memberships and task assignments in that team. The membership is locked first,
+ * so an assignment or list membership being granted meanwhile commits before these deletes
+ * run (and they remove it) or is refused after them (see `keepMemberships`).
  */
 export async function deleteMember(db: Db, teamId: string, userId: string): Promise<boolean> {
+  return withinTransaction(db, async (trx) => {
+    const membership = trx.selectFrom('team_members').select('user_id').where('team_id', '=', teamId);
+    await lockRows(trx, membership.where('user_id', '=', userId), 'delete');
+    return deleteMembership(trx, teamId, userId);
+  });
+}
+
+async function deleteMembership(db: Db, teamId: string, userId: string): Promise<boolean> {
   await db
     .deleteFrom('list_members')
     .where('user_id', '=', userId)
