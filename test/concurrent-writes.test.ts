@@ -12,6 +12,10 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { insertStatus, listStatuses } from '../src/statuses/statuses.repository.js';
 import { deleteMember } from '../src/teams/teams.repository.js';
+import { insertSession } from '../src/sessions/sessions.repository.js';
+import { verifyPassword } from '../src/users/passwords.js';
+import { findUser } from '../src/users/users.repository.js';
+import { setPassword } from './browser.js';
 import { createTestTeam, type Actor } from './factories.js';
 import { expectStatus, startTestServer, TEST_STORE, type TestServer } from './harness.js';
 
@@ -20,7 +24,8 @@ const ROUNDS = 20;
 interface Sent {
   method: 'PATCH' | 'DELETE' | 'POST';
   path: string;
-  key: string;
+  /** The API key; none when `headers` carry a session cookie instead. */
+  key?: string;
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -58,7 +63,7 @@ async function together(baseUrl: string, requests: Sent[], alongside?: () => Pro
     const body = sent.body === undefined ? '' : JSON.stringify(sent.body);
     const headers = {
       host: 'tasklane',
-      'x-api-key': sent.key,
+      ...(sent.key && { 'x-api-key': sent.key }),
       connection: 'close',
       ...(body && { 'content-type': 'application/json' }),
       'content-length': String(Buffer.byteLength(body)),
@@ -367,6 +372,28 @@ describe(`${TEST_STORE}: writes racing each other`, () => {
       assert.equal(defaults.length, 1, `round ${round}: ${JSON.stringify(defaults)}`);
       const orders = (await listStatuses(server.store.db, teamId)).map((s) => s.order);
       assert.equal(new Set(orders).size, orders.length, `each status after the last; round ${round}: ${orders}`);
+    }
+  });
+
+  test('two password changes sent at once with the right current password: one 200, one 409, and the winner’s password is the one kept', async () => {
+    const team = await createTestTeam(server);
+    await setPassword(server, team.owner, 'the first password');
+    let current = 'the first password';
+    for (let round = 0; round < 3; round++) {
+      const sessions = await Promise.all([0, 1].map(() => insertSession(server.store.db, team.owner.userId, team.id)));
+      const sent: Sent[] = sessions.map((session, i) => ({
+        method: 'POST',
+        path: '/auth/password',
+        body: { currentPassword: current, newPassword: `round ${round} writer ${i}` },
+        headers: { cookie: `tasklane_session=${session.token}`, 'x-csrf-token': session.csrfToken },
+      }));
+      const answers = await together(server.url, sent);
+      const context = `round ${round}: ${answers.map((a, i) => show(sent[i]!, a)).join(' | ')}`;
+      assert.deepEqual(statuses(answers), [200, 409], context);
+      const winner = answers.findIndex((answer) => answer.status === 200);
+      current = `round ${round} writer ${winner}`;
+      const stored = (await findUser(server.store.db, team.owner.userId))!.password_hash!;
+      assert.equal((await verifyPassword(current, stored)).ok, true, `the winner's password was not kept; ${context}`);
     }
   });
 });

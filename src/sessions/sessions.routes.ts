@@ -157,7 +157,7 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
             },
             { additionalProperties: false },
           ),
-          response: { 200: Type.Object({ changed: Type.Boolean() }), ...errorResponses(400, 403, 503) },
+          response: { 200: Type.Object({ changed: Type.Boolean() }), ...errorResponses(400, 403, 409, 503) },
         },
       },
       async (request) => {

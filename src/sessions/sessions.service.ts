@@ -1,6 +1,6 @@
 /** Web sign-in: passwords → sessions, the team a session acts in, profile and password changes. */
 import type { Caller } from '../caller.js';
-import { AppError, forbidden, invalidInput, unauthorized } from '../http/errors.js';
+import { AppError, conflict, forbidden, invalidInput, unauthorized } from '../http/errors.js';
 import type { PasswordAttempt } from '../http/rate-limit.js';
 import type { Store } from '../storage/database.js';
 import { findMembership, findTeam } from '../teams/teams.repository.js';
@@ -10,7 +10,7 @@ import {
   findUserByEmail,
   teamsOfUser,
   updateUser,
-  upgradePasswordHash,
+  replacePasswordHash,
   type TeamOfUser,
 } from '../users/users.repository.js';
 import { deleteOtherSessions, deleteSession, insertSession, setSessionTeam } from './sessions.repository.js';
@@ -119,13 +119,17 @@ export async function changePassword(
   // A wrong current password is a failed guess like a wrong sign-in, from the same budgets.
   const attempt = await reserveAttempt(`user:${caller.userId}`);
   const current = user?.password_hash ? await verifyPassword(input.currentPassword, user.password_hash) : undefined;
-  if (!current?.ok) throw invalidInput('The current password is wrong.');
+  if (!user?.password_hash || !current?.ok) throw invalidInput('The current password is wrong.');
   await attempt.succeeded();
   if (input.newPassword === input.currentPassword)
     throw invalidInput('The new password is the same as the current one.');
+  const oldHash = user.password_hash;
   const passwordHash = await hashPassword(input.newPassword);
   await store.transaction(async (trx) => {
-    await updateUser(trx, caller.userId, { password_hash: passwordHash });
+    // Only over the hash that was checked: of two changes sent at once, one wins and the other is told.
+    if (!(await replacePasswordHash(trx, caller.userId, oldHash, passwordHash))) {
+      throw conflict('Your password was changed by another request at the same moment. Sign in with the new password.');
+    }
     await deleteOtherSessions(trx, caller.userId, caller.credential.id);
   });
 }
@@ -137,7 +141,7 @@ export async function changePassword(
  */
 async function rehash(store: Store, userId: string, oldHash: string, password: string): Promise<void> {
   try {
-    await upgradePasswordHash(store.db, userId, oldHash, await hashPassword(password));
+    await replacePasswordHash(store.db, userId, oldHash, await hashPassword(password));
   } catch {
     // Nothing lost: the stored hash is unchanged and still verifies.
   }

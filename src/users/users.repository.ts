@@ -33,16 +33,17 @@ export async function updateUser(
 }
 
 /**
- * Swaps the user's password hash for a stronger hash of the same password, unless the hash
- * changed meanwhile (a password change won the race and must not be undone).
+ * Replaces the user's password hash, unless it is no longer `oldHash` (another change won the
+ * race and must not be undone); says whether it replaced it.
  */
-export async function upgradePasswordHash(db: Db, userId: string, oldHash: string, newHash: string): Promise<void> {
-  await db
+export async function replacePasswordHash(db: Db, userId: string, oldHash: string, newHash: string): Promise<boolean> {
+  const result = await db
     .updateTable('users')
     .set({ password_hash: newHash })
     .where('id', '=', userId)
     .where('password_hash', '=', oldHash)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export interface TeamOfUser {
