@@ -157,6 +157,7 @@ async function soak(argv: string[]): Promise<number> {
     workers: WORKERS,
     perWorkerRate,
     marginMs: MARGIN_MS,
+    warmUpMs,
     rateLimit: RATE_LIMIT,
     postgres: postgres.description,
     loadStart,

@@ -22,6 +22,8 @@ export interface Member {
   agent: http.Agent;
   /** In the balancer's rotation. */
   up: boolean;
+  /** Killed on purpose (the fault), as opposed to having exited by itself. */
+  killed: boolean;
   startedAt: Ms;
   /** Set once the child has exited. */
   exit?: { code: number | null; signal: NodeJS.Signals | null; at: Ms };
@@ -70,6 +72,7 @@ export class Fleet {
       pid: serving.child.pid!,
       agent: new http.Agent({ keepAlive: true, maxSockets: 64 }),
       up: true,
+      killed: false,
       startedAt: now(),
       rss: { peak: 0, history: [] },
       cpuMs: 0,
@@ -100,6 +103,7 @@ export class Fleet {
   kill(slot: number): Member {
     const member = this.slots[slot]!;
     member.up = false;
+    member.killed = true;
     member.serving.child.kill('SIGKILL');
     member.agent.destroy();
     return member;

@@ -20,6 +20,7 @@ export interface SoakRun {
   workers: number;
   perWorkerRate: number;
   marginMs: number;
+  warmUpMs: number;
   rateLimit: string;
   postgres: string;
   loadStart: Ms;
@@ -53,9 +54,10 @@ const asExpected = (e: Entry) => e.outcome === e.expected;
 function processEnd(member: Member, run: SoakRun): string {
   const exit = member.exit;
   if (!exit) return 'still running (!)';
-  if (exit.signal === 'SIGKILL' && exit.at < run.loadEnd)
-    return `SIGKILL at ${seconds(exit.at - run.loadStart)} (the fault)`;
-  return exit.signal ? `${exit.signal} at the end` : `exit ${exit.code} on SIGTERM at the end`;
+  const how = exit.signal ?? `exit ${exit.code}`;
+  if (member.killed) return `${how} at ${seconds(exit.at - run.loadStart)} (the fault)`;
+  if (exit.at < run.loadEnd) return `${how} at ${seconds(exit.at - run.loadStart)}, by itself (!)`;
+  return `${how} on SIGTERM at the end`;
 }
 
 /** The problems: every promise the run broke, each with what, when and where. */
@@ -101,9 +103,14 @@ function findProblems(run: SoakRun): string[] {
   problems.push(...writeProblems(run.writes));
   for (const member of run.fleet.all) {
     const exit = member.exit;
-    const killed = exit?.signal === 'SIGKILL' && exit.at < run.loadEnd;
-    if (!killed && exit?.code !== 0)
+    if (member.killed) continue;
+    if (exit && exit.at < run.loadEnd) {
+      problems.push(
+        `process ${member.label} exited by itself at ${seconds(exit.at - run.loadStart)} (${JSON.stringify(exit)})`,
+      );
+    } else if (exit?.code !== 0) {
       problems.push(`process ${member.label} ended with ${JSON.stringify(exit)} on SIGTERM`);
+    }
   }
   const errors = run.logs.filter((l) => l.level >= 50 && !ledger.inFault(l.at, l.at));
   if (errors.length > 0) {
@@ -301,7 +308,9 @@ Event streams (events per stream = last id − start id; missed counts gaps and,
 
 ${table(['streams', 'ids', 'events per stream', 'expected in all', 'received', 'missed', 'duplicated', 'reconnects', 'sync.required', 'reached the last id'], [streamRow])}
 
-Memory (VmRSS; start = median of 5 readings after ${'warm-up'} under load, end = the same just before the load stopped):
+Memory (VmRSS; start = median of 5 readings ${run.warmUpMs / 1000} s after the process's start or the
+load's, under load; end = the same just before the load stopped; peak = the highest of those and of a
+sample every 5 s):
 
 ${table(['process', 'ran', 'start', 'peak', 'end', 'CPU used (sampled every 5 s)', 'how it ended'], memoryRows)}
 
