@@ -5,7 +5,8 @@
  * per stream tells missed ids (a gap) and duplicates (an id at or below the last one) apart.
  *
  * A stream whose connection drops (its process was killed or stopped) reconnects to a live
- * process with Last-Event-ID set to the last id it saw, after a short pause, as EventSource does.
+ * process with Last-Event-ID set to the last id it saw: at once (the balancer already routes
+ * around a dead process), then every 0.5–1 s until a process accepts it.
  */
 import http from 'node:http';
 import { SseParser } from '../../test/sse-parser.js';
@@ -33,7 +34,7 @@ export interface StreamState {
 
 /** Opening waits this long for response headers. */
 const OPEN_TIMEOUT_MS = 15_000;
-/** Pause before reconnecting (the server sends `retry: 2000`; a little less, with jitter). */
+/** Pause between failed connection attempts (the server sends `retry: 2000`; a little less, with jitter). */
 const RECONNECT_MS = 500;
 
 export class Streams {
