@@ -22,6 +22,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { Client, expectStatus, tempDatabase, type TempDatabase } from './harness.js';
 import { admin, killAll, printedKey, serve, TIMEOUT, type Serving } from './processes.js';
+import { SseParser } from './sse-parser.js';
 
 // ---------------------------------------------------------------------------------------------
 // SSE client
@@ -62,9 +63,10 @@ export class EventStream {
   /** Why the stream ended, once it has. */
   ended: string | undefined;
   private consumed = 0;
-  private buffer = '';
-  private field: { id?: string; event?: string; data: string[] } = { data: [] };
-  private lastId: string | undefined;
+  private readonly parser = new SseParser({
+    onEvent: (e) => this.events.push({ ...e, at: performance.now() }),
+    onComment: (text) => this.comments.push(text),
+  });
   private readonly listeners = new Set<() => void>();
   private readonly closedPromise: Promise<void>;
 
@@ -115,38 +117,8 @@ export class EventStream {
   }
 
   private receive(chunk: string): void {
-    this.buffer += chunk;
-    let newline: number;
-    while ((newline = this.buffer.indexOf('\n')) >= 0) {
-      let line = this.buffer.slice(0, newline);
-      this.buffer = this.buffer.slice(newline + 1);
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      this.line(line);
-    }
+    this.parser.feed(chunk);
     this.wake();
-  }
-
-  private line(line: string): void {
-    if (line === '') {
-      const { id, event, data } = this.field;
-      this.field = { data: [] };
-      if (id !== undefined) this.lastId = id;
-      if (data.length === 0) return; // a block without data dispatches nothing
-      this.events.push({ id: this.lastId, event: event ?? 'message', data: data.join('\n'), at: performance.now() });
-      return;
-    }
-    if (line.startsWith(':')) {
-      this.comments.push(line.slice(1).trim());
-      return;
-    }
-    const colon = line.indexOf(':');
-    const name = colon < 0 ? line : line.slice(0, colon);
-    let value = colon < 0 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (name === 'id') this.field.id = value;
-    else if (name === 'event') this.field.event = value;
-    else if (name === 'data') this.field.data.push(value);
-    // `retry` and unknown fields are ignored, as EventSource does
   }
 
   private finish(reason: string): void {
