@@ -62,11 +62,16 @@ class PostgresBus extends LocalBus {
     void notifyServers(this.store, teamId);
   }
 
-  /** Keeps one dedicated LISTEN connection open, reconnecting after any failure. */
+  /**
+   * Keeps one dedicated LISTEN connection open, reconnecting after any failure. The connection
+   * becomes `listener` (which close() ends) only once it listens; one that close() could not see
+   * because it was still connecting is ended here instead.
+   */
   private async listen(): Promise<void> {
     if (this.closed) return;
     const client = new pg.Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 3_000 });
     let failed = false;
+    // Ends this connection, and opens another in a second unless the bus is closed.
     const reconnect = () => {
       if (failed) return; // 'error' and 'end' both arrive for one failure
       failed = true;
@@ -82,10 +87,11 @@ class PostgresBus extends LocalBus {
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
-      this.listener = client;
     } catch {
-      reconnect();
+      return reconnect();
     }
+    if (this.closed) return reconnect();
+    this.listener = client;
   }
 
   override async close(): Promise<void> {

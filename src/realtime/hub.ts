@@ -76,13 +76,14 @@ export class EventHub {
   private readonly teams = new Map<string, TeamStreams>();
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
+  private readonly announce = (teamId: string) => this.bus.announce(teamId);
 
   constructor(
     private readonly store: Store,
     private readonly bus: EventBus,
     private readonly options: HubOptions = DEFAULT_HUB_OPTIONS,
   ) {
-    store.changes.on('events', (teamId: string) => bus.announce(teamId));
+    store.changes.on('events', this.announce);
     bus.onAnnounce((teamId) => void this.fanOut(teamId));
     const every = (ms: number, task: () => unknown) => {
       const timer = setInterval(() => void Promise.resolve(task()).catch(() => {}), ms);
@@ -244,6 +245,7 @@ export class EventHub {
     for (const timer of this.timers) clearInterval(timer);
     this.eachLive((stream) => stream.end());
     this.teams.clear();
+    this.store.changes.off('events', this.announce);
     await this.bus.close();
   }
 }
