@@ -7,9 +7,9 @@
  * - Joining: a new stream first joins its team, where it only collects the team's live events,
  *   while its head is written and, with Last-Event-ID, what it missed is replayed from the
  *   outbox (replay.ts). Only then does it go live and take what it collected, so nothing is
- *   duplicated or reordered. Heartbeats, the stall sweep, credential checks and closing see live
- *   streams only: nothing reaches a stream before its head. An id older than retention gets a
- *   `sync.required` event instead of a replay.
+ *   duplicated or reordered. Heartbeats, the stall sweep and closing reach live streams only, and
+ *   a credential check only marks a joining stream: nothing reaches a stream before its head.
+ *   An id older than retention gets a `sync.required` event instead of a replay.
  * - Safety: every few seconds each stream's key and membership are checked again; a revoked key
  *   or a removed member loses the stream (a joining one as soon as it is set up). A stream whose
  *   unsent output passes a bound (a client that stopped reading) is cut off, so it can neither
@@ -238,7 +238,8 @@ export class EventHub {
 
   /**
    * Ends every live stream (clients reconnect elsewhere and resume) and stops the timers. Streams
-   * still being set up end by themselves once their head is out, which may take one more query.
+   * still being set up end by themselves, after their head, once their current step (a query, or
+   * a slow client's drain) is done.
    */
   async close(): Promise<void> {
     this.closed = true;
