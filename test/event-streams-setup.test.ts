@@ -324,6 +324,9 @@ describe(
           await locker.query('lock table events in access exclusive mode');
           resuming = openPending(server, member.key, from, 'resuming behind a lock');
           const replayWaits = async () => {
+            // Within a transaction (this one holds the lock) pg_stat_activity is read once and
+            // then kept, unless the snapshot is cleared.
+            await locker.query('select pg_stat_clear_snapshot()');
             const { rows } = await locker.query(
               `select count(*)::int as n from pg_stat_activity
                 where datname = current_database() and wait_event_type = 'Lock' and query like '%min("seq")%'`,
