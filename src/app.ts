@@ -25,6 +25,7 @@ import { meRoutes } from './me/me.routes.js';
 import { createEventBus } from './realtime/bus.js';
 import { eventsRoutes } from './realtime/events.routes.js';
 import { DEFAULT_HUB_OPTIONS, EventHub } from './realtime/hub.js';
+import { StreamLimits } from './realtime/stream-limits.js';
 import { pruneExpiredSessions } from './sessions/sessions.repository.js';
 import { sessionRoutes, signInRoute } from './sessions/sessions.routes.js';
 import { statusesRoutes } from './statuses/statuses.routes.js';
@@ -51,8 +52,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     heartbeatMs: config.eventsHeartbeatSeconds * 1000,
     maxBufferBytes: config.eventsMaxBufferBytes,
   });
+  const streamLimits = new StreamLimits({
+    perCredential: config.eventsMaxStreamsPerCredential,
+    perProcess: config.eventsMaxStreams,
+  });
   /** Every /v1 route module, in one list: grep here to find an endpoint. */
-  const v1Routes = [meRoutes, listsRoutes, statusesRoutes, usersRoutes, tasksRoutes, keysRoutes, eventsRoutes(hub)];
+  const v1Routes = [
+    meRoutes,
+    listsRoutes,
+    statusesRoutes,
+    usersRoutes,
+    tasksRoutes,
+    keysRoutes,
+    eventsRoutes(hub, streamLimits),
+  ];
 
   const app = Fastify({
     logger: { level: config.logLevel, redact: LOG_REDACTION },

@@ -25,6 +25,10 @@ export interface Config {
   readonly eventsHeartbeatSeconds: number;
   /** Unsent bytes an event stream may queue before its client is disconnected. */
   readonly eventsMaxBufferBytes: number;
+  /** Event streams one API key or web session may hold open on this process. */
+  readonly eventsMaxStreamsPerCredential: number;
+  /** Event streams this process holds open in all (each holds a socket and some memory). */
+  readonly eventsMaxStreams: number;
   /** Browser origins (exact `scheme://host[:port]`) allowed to call the API cross-origin; empty = CORS closed. */
   readonly corsOrigins: readonly string[];
   /** Longest a client may take to send a request's headers. */
@@ -85,6 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     eventsHeartbeatSeconds: integer('EVENTS_HEARTBEAT_SECONDS', 20, 1, 25),
     eventsMaxBufferBytes: integer('EVENTS_MAX_BUFFER_BYTES', 1_048_576, 1024, 1_073_741_824),
+    eventsMaxStreamsPerCredential: integer('EVENTS_MAX_STREAMS_PER_CREDENTIAL', 100, 1, 1_000_000),
+    eventsMaxStreams: integer('EVENTS_MAX_STREAMS', 10_000, 1, 1_000_000),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS, problems),
     headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),

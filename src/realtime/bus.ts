@@ -62,11 +62,16 @@ class PostgresBus extends LocalBus {
     void notifyServers(this.store, teamId);
   }
 
-  /** Keeps one dedicated LISTEN connection open, reconnecting after any failure. */
+  /**
+   * Keeps one dedicated LISTEN connection open, reconnecting after any failure. The connection is
+   * `listener` (which close() ends) from before it starts connecting, so a close() that comes
+   * while it is still being opened ends it too, and nothing is left holding the process open.
+   */
   private async listen(): Promise<void> {
     if (this.closed) return;
     const client = new pg.Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 3_000 });
     let failed = false;
+    // Ends this connection, and opens another in a second unless the bus is closed.
     const reconnect = () => {
       if (failed) return; // 'error' and 'end' both arrive for one failure
       failed = true;
@@ -79,7 +84,6 @@ class PostgresBus extends LocalBus {
     client.on('notification', (message) => {
       if (message.payload) this.local.emit('team', message.payload);
     });
-    // Before connecting, so that a close() while the connection is still being opened ends it too.
     this.listener = client;
     try {
       await client.connect();

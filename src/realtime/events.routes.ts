@@ -1,8 +1,9 @@
 import type { App, AppDeps } from '../http/app-types.js';
 import { errorResponses } from '../http/schemas.js';
 import type { EventHub } from './hub.js';
+import type { StreamLimits } from './stream-limits.js';
 
-export function eventsRoutes(hub: EventHub) {
+export function eventsRoutes(hub: EventHub, limits: StreamLimits) {
   return function registerEventsRoutes(app: App, _deps: AppDeps): void {
     app.get(
       '/v1/events',
@@ -13,9 +14,11 @@ export function eventsRoutes(hub: EventHub) {
             'text/event-stream. Each event has `id` (increasing per team), `event` (taskList.created|updated|' +
             'archived|unarchived, task.created|updated|deleted) and one line of JSON `data` ({"listId"} or ' +
             '{"taskId"}). Send Last-Event-ID to resume; `sync.required` means refetch everything. ' +
-            'A `: ping` comment comes at least every 25 seconds.',
+            'A `: ping` comment comes at least every 25 seconds. An API key or session may hold ' +
+            `${limits.caps.perCredential} streams open on a server process (429 past that), and a process ` +
+            `${limits.caps.perProcess} in all (503 with Retry-After past that).`,
           tags: ['Realtime events'],
-          response: { 200: { description: 'An endless text/event-stream.', type: 'string' }, ...errorResponses() },
+          response: { 200: { description: 'An endless text/event-stream.', type: 'string' }, ...errorResponses(503) },
         },
       },
       async (request, reply) => {
@@ -23,6 +26,8 @@ export function eventsRoutes(hub: EventHub) {
         if (request.method === 'HEAD') {
           return reply.code(200).type('text/event-stream; charset=utf-8').header('cache-control', 'no-cache').send('');
         }
+        // Refused here, over the caps, as a normal JSON answer: nothing is taken over yet.
+        limits.admit(request.caller, reply.raw);
         reply.hijack();
         const lastEventId = request.headers['last-event-id'];
         await hub.open(request.caller, Array.isArray(lastEventId) ? lastEventId[0] : lastEventId, reply.raw);

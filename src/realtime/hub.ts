@@ -3,13 +3,17 @@
  * the outbox events its user is a recipient of.
  *
  * - Live: on a wake-up for a team (or the periodic poll), one query reads the team's new
- *   events with their recipients and fans them out to the team's streams.
- * - Resume: a stream opened with Last-Event-ID first replays what it missed from the outbox;
- *   live events that arrive meanwhile are held back and sent after the replay, so nothing is
- *   duplicated or reordered. An id older than retention gets a `sync.required` event instead.
+ *   events with their recipients and fans them out to the team's live streams.
+ * - Joining: a new stream first joins its team, where it only collects the team's live events,
+ *   while its head is written and, with Last-Event-ID, what it missed is replayed from the
+ *   outbox (replay.ts). Only then does it go live and take what it collected, so nothing is
+ *   duplicated or reordered. Heartbeats, the stall sweep and closing reach live streams only, and
+ *   a credential check only marks a joining stream: nothing reaches a stream before its head.
+ *   An id older than retention gets a `sync.required` event instead of a replay.
  * - Safety: every few seconds each stream's key and membership are checked again; a revoked key
- *   or a removed member loses the stream. A stream whose unsent output passes a bound (a client
- *   that stopped reading) is cut off, so it can neither slow the others nor grow without limit.
+ *   or a removed member loses the stream (a joining one as soon as it is set up). A stream whose
+ *   unsent output passes a bound (a client that stopped reading) is cut off, so it can neither
+ *   slow the others nor grow without limit.
  */
 import type { ServerResponse } from 'node:http';
 import type { Caller } from '../caller.js';
@@ -18,6 +22,8 @@ import { liveSessionTeams } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
 import type { EventBus } from './bus.js';
 import { eventsAfter, eventWindow, pruneEvents, type StoredEvent } from './outbox.js';
+import { startStream } from './replay.js';
+import { EventStream, STALL_MS } from './stream.js';
 
 export interface HubOptions {
   heartbeatMs: number;
@@ -30,13 +36,8 @@ export interface HubOptions {
   maxBufferBytes: number;
 }
 
-/** Events read per query when fanning out and when replaying. */
+/** Events read per query when fanning out. */
 const FAN_OUT_PAGE = 1_000;
-const REPLAY_PAGE = 1_000;
-/** How long a stream may stay over its output bound, taking nothing, before it counts as stalled. */
-const STALL_MS = 1_000;
-/** Past this backlog a stream is cut off even if its client still reads (slower than it is written to). */
-const hardBound = (maxBufferBytes: number) => Math.max(16 * maxBufferBytes, 4 * 1024 * 1024);
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
   heartbeatMs: 20_000,
@@ -46,19 +47,17 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   maxBufferBytes: 1024 * 1024,
 };
 
-interface Stream {
-  caller: Caller;
-  res: ServerResponse;
-  /** Seq of the last event this stream has been given (or skipped as not its own). */
-  cursor: number;
-  /** Live events held back while the stream replays what it missed. */
-  held: StoredEvent[] | null;
-  /** Bytes the socket had flushed at the last sweep that found the stream over its bound, or null. */
-  flushedAtSweep: number | null;
+/** A stream being set up: it collects live events aside until its head and replay are written. */
+interface Joining {
+  held: StoredEvent[];
+  /** Its credential was found revoked meanwhile: it ends instead of going live. */
+  lostAccess: boolean;
 }
 
 interface TeamStreams {
-  streams: Set<Stream>;
+  /** Streams whose head and replay are written: the only ones anything writes to. */
+  live: Set<EventStream>;
+  joining: Map<EventStream, Joining>;
   /** Seq up to which live events have been fanned out. */
   cursor: number;
   /** Serializes fan-out per team; `again` asks for one more pass when a wake-up came meanwhile. */
@@ -73,154 +72,106 @@ function chunks(ids: string[], size = 500): string[][] {
   return result;
 }
 
-function formatEvent(event: StoredEvent): string {
-  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.data}\n\n`;
-}
-
 export class EventHub {
   private readonly teams = new Map<string, TeamStreams>();
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
+  private readonly announce = (teamId: string) => this.bus.announce(teamId);
 
   constructor(
     private readonly store: Store,
     private readonly bus: EventBus,
     private readonly options: HubOptions = DEFAULT_HUB_OPTIONS,
   ) {
-    store.changes.on('events', (teamId: string) => bus.announce(teamId));
+    store.changes.on('events', this.announce);
     bus.onAnnounce((teamId) => void this.fanOut(teamId));
     const every = (ms: number, task: () => unknown) => {
       const timer = setInterval(() => void Promise.resolve(task()).catch(() => {}), ms);
       timer.unref();
       this.timers.push(timer);
     };
-    every(options.heartbeatMs, () => this.heartbeat());
-    every(STALL_MS, () => this.sweepStalled());
+    every(options.heartbeatMs, () => this.eachLive((stream) => stream.write(': ping\n\n')));
+    // Cuts off streams whose client stopped reading, even when no new event would notice.
+    every(STALL_MS, () => this.eachLive((stream) => stream.checkBacklog()));
     every(options.recheckMs, () => this.recheckCredentials());
     every(options.pollMs, () => Promise.all([...this.teams.keys()].map((teamId) => this.fanOut(teamId))));
     every(options.pruneMs, () => this.prune());
   }
 
-  /** Open streams on this process. */
+  /** Open streams on this process, live or being set up. */
   get size(): number {
     let count = 0;
-    for (const team of this.teams.values()) count += team.streams.size;
+    for (const team of this.teams.values()) count += team.live.size + team.joining.size;
     return count;
   }
 
   /** Serves one SSE stream on `res` until the client leaves, loses access, or the hub closes. */
   async open(caller: Caller, lastEventId: string | undefined, res: ServerResponse): Promise<void> {
-    const stream: Stream = { caller, res, cursor: 0, held: [], flushedAtSweep: null };
+    const stream = new EventStream(caller, res, this.options.maxBufferBytes);
     // Listen first: a client may leave while the stream is still being set up.
-    res.on('close', () => this.detach(stream));
-    await this.attach(stream);
-    if (res.destroyed) return this.detach(stream);
-    if (this.closed) return void res.end();
-
+    res.on('close', () => this.forget(stream));
     try {
-      await this.replay(stream, lastEventId);
+      await this.join(stream);
+      if (!stream.gone) await startStream(this.store.db, stream, lastEventId, () => this.settingUpStops(stream));
     } catch {
-      return this.drop(stream); // the database failed mid-replay: the client reconnects and resumes
+      stream.drop(); // the database failed during set-up: the client reconnects and resumes
     }
-    const held = stream.held ?? [];
-    stream.held = null;
-    this.send(stream, held);
+    this.goLive(stream);
   }
 
   /**
-   * Starts the stream: from Last-Event-ID if given (replaying what was missed), else from now.
-   * The response head goes out only once the starting point is fixed, so a client that has seen
-   * the 200 cannot miss a change made after it.
+   * Puts the stream among its team's joining streams, creating the team's entry (its fan-out
+   * cursor at the team's latest event) if needed. From here on the stream collects every event
+   * past that cursor, so whatever its replay does not cover reaches it through fan-out.
    */
-  private async replay(stream: Stream, lastEventId: string | undefined): Promise<void> {
-    const { teamId, userId } = stream.caller;
-    const { latest, oldest } = await eventWindow(this.store.db, teamId);
-    stream.res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no', // nginx: do not buffer the stream
-    });
-    this.writeRaw(stream, 'retry: 2000\n: connected\n\n');
-
-    const from = lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId.trim()) ? Number(lastEventId) : null;
-    if (lastEventId === undefined || from === latest) {
-      stream.cursor = Math.max(stream.cursor, latest);
-      return;
-    }
-    if (from === null || from > latest || from + 1 < (oldest ?? latest + 1)) {
-      const reason =
-        from === null
-          ? 'Last-Event-ID is not an event id'
-          : from > latest
-            ? 'unknown event id'
-            : 'events since then are no longer kept';
-      return this.requireSync(stream, latest, reason);
-    }
-    // Page through what was missed, letting a slow client drain between pages.
-    stream.cursor = from;
-    for (;;) {
-      const page = await eventsAfter(this.store.db, teamId, stream.cursor, { userId, limit: REPLAY_PAGE });
-      if (page.length > 0) {
-        this.writeRaw(stream, page.map(formatEvent).join(''));
-        // Events committed after `latest` was read come here and among the held live ones:
-        // advancing the cursor past them sends each of them once.
-        stream.cursor = page[page.length - 1]!.seq;
-      }
-      if (page.length < REPLAY_PAGE || stream.res.destroyed) break;
-      await this.drained(stream);
-    }
-    stream.cursor = Math.max(stream.cursor, latest);
-  }
-
-  /**
-   * Lets the client take what was written: yields to the event loop (so sockets flush even when
-   * every query answers at once), then waits while the backlog is over the bound and the client
-   * keeps taking data; a client that takes nothing for STALL_MS is dropped.
-   */
-  private async drained(stream: Stream): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve));
-    let flushed = stream.res.socket?.bytesWritten ?? 0;
-    let progressAt = Date.now();
-    while (!stream.res.destroyed && stream.res.writableLength > this.options.maxBufferBytes) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const now = stream.res.socket?.bytesWritten ?? 0;
-      if (now > flushed) {
-        flushed = now;
-        progressAt = Date.now();
-      } else if (Date.now() - progressAt >= STALL_MS) {
-        return this.drop(stream);
-      }
-    }
-  }
-
-  /** Tells a client it missed events that can no longer be replayed: it must refetch everything. */
-  private requireSync(stream: Stream, latest: number, reason: string): void {
-    stream.cursor = Math.max(stream.cursor, latest);
-    this.writeRaw(stream, `id: ${latest}\nevent: sync.required\ndata: ${JSON.stringify({ reason })}\n\n`);
-  }
-
-  /** Adds the stream to its team's set, creating the set (cursor at the team's latest event) if needed. */
-  private async attach(stream: Stream): Promise<void> {
+  private async join(stream: EventStream): Promise<void> {
     const { teamId } = stream.caller;
+    const latest = this.teams.has(teamId) ? null : (await eventWindow(this.store.db, teamId)).latest;
+    // A client that left meanwhile has had its 'close' already; after close() nothing joins.
+    if (this.closed || stream.gone) return;
+    // Another stream of the team may have joined meanwhile; from here on nothing awaits, so the
+    // entry cannot be discarded before the stream is in it.
     if (!this.teams.has(teamId)) {
-      const { latest } = await eventWindow(this.store.db, teamId);
-      // Another stream of the team may have attached meanwhile; from here on nothing awaits,
-      // so the set cannot be discarded before the stream is in it.
-      if (!this.teams.has(teamId))
-        this.teams.set(teamId, { streams: new Set(), cursor: latest, running: false, again: false });
+      this.teams.set(teamId, { live: new Set(), joining: new Map(), cursor: latest!, running: false, again: false });
     }
-    this.teams.get(teamId)!.streams.add(stream);
+    this.teams.get(teamId)!.joining.set(stream, { held: [], lostAccess: false });
   }
 
-  private detach(stream: Stream): void {
+  /** Whether a stream being set up will end instead of going live. */
+  private settingUpStops(stream: EventStream): boolean {
+    return this.closed || stream.gone || this.teams.get(stream.caller.teamId)?.joining.get(stream)?.lostAccess === true;
+  }
+
+  /**
+   * Moves a stream whose head and replay are written from joining to live, handing it the
+   * events it collected meanwhile; one that will not go live is ended instead (its head is out,
+   * so an EventSource reconnects and resumes), or forgotten if it is already gone.
+   */
+  private goLive(stream: EventStream): void {
+    const team = this.teams.get(stream.caller.teamId);
+    const joining = team?.joining.get(stream);
+    team?.joining.delete(stream);
+    if (!team || !joining || joining.lostAccess || this.closed || stream.gone) {
+      stream.end();
+      return this.forget(stream);
+    }
+    stream.send(joining.held);
+    team.live.add(stream);
+  }
+
+  private forget(stream: EventStream): void {
     const team = this.teams.get(stream.caller.teamId);
     if (!team) return;
-    team.streams.delete(stream);
-    if (team.streams.size === 0 && !team.running) this.teams.delete(stream.caller.teamId);
+    team.live.delete(stream);
+    team.joining.delete(stream);
+    if (team.live.size + team.joining.size === 0 && !team.running) this.teams.delete(stream.caller.teamId);
   }
 
-  /** Reads the team's events past its cursor and hands each stream those addressed to it. */
+  private eachLive(action: (stream: EventStream) => void): void {
+    for (const team of this.teams.values()) for (const stream of team.live) action(stream);
+  }
+
+  /** Reads the team's events past its cursor: live streams take theirs, joining ones collect them. */
   private async fanOut(teamId: string): Promise<void> {
     const team = this.teams.get(teamId);
     if (!team) return;
@@ -233,7 +184,8 @@ export class EventHub {
       do {
         team.again = false;
         const events = await eventsAfter(this.store.db, teamId, team.cursor, { limit: FAN_OUT_PAGE });
-        for (const stream of team.streams) this.send(stream, events);
+        for (const stream of team.live) stream.send(events);
+        for (const joining of team.joining.values()) joining.held.push(...events);
         if (events.length > 0) team.cursor = events[events.length - 1]!.seq;
         if (events.length === FAN_OUT_PAGE) team.again = true;
       } while (team.again && !this.closed);
@@ -241,74 +193,16 @@ export class EventHub {
       // The database is unavailable; the next wake-up or poll tries again from the same cursor.
     } finally {
       team.running = false;
-      if (team.streams.size === 0 && this.teams.get(teamId) === team) this.teams.delete(teamId);
+      if (team.live.size + team.joining.size === 0 && this.teams.get(teamId) === team) this.teams.delete(teamId);
     }
-  }
-
-  /**
-   * Hands a stream the events addressed to it that it has not had yet, in one write: one chunk
-   * per batch keeps a socket's pending output short even for a slow client.
-   */
-  private send(stream: Stream, events: StoredEvent[]): void {
-    if (stream.held) {
-      stream.held.push(...events);
-      return;
-    }
-    let text = '';
-    for (const event of events) {
-      if (event.seq <= stream.cursor) continue;
-      if (event.recipients.has(stream.caller.userId)) text += formatEvent(event);
-      stream.cursor = event.seq;
-    }
-    if (text) this.writeRaw(stream, text);
-  }
-
-  private writeRaw(stream: Stream, text: string): void {
-    if (stream.res.destroyed) return;
-    stream.res.write(text);
-    // Past the hard bound a stream is cut off at once, however slowly its client still reads,
-    // so no stream's memory grows without limit. (Stalls below it: see sweepStalled.)
-    if (stream.res.writableLength > hardBound(this.options.maxBufferBytes)) this.drop(stream);
-  }
-
-  /**
-   * A burst may put a reading client over the bound for a moment; a stream that is over it and
-   * whose client took nothing since the last sweep has stopped reading, and is cut off.
-   * (Runs every STALL_MS: socket.bytesWritten walks the pending chunks, too slow for every write.)
-   */
-  private checkBacklog(stream: Stream): void {
-    if (stream.res.writableLength <= this.options.maxBufferBytes) {
-      stream.flushedAtSweep = null;
-      return;
-    }
-    const flushed = stream.res.socket?.bytesWritten ?? 0;
-    if (stream.flushedAtSweep !== null && flushed <= stream.flushedAtSweep) this.drop(stream);
-    else stream.flushedAtSweep = flushed;
-  }
-
-  /** Cuts a stream off at once (its client stopped reading, or lost its access). */
-  private drop(stream: Stream): void {
-    this.detach(stream);
-    stream.res.destroy();
-  }
-
-  private heartbeat(): void {
-    for (const team of this.teams.values()) {
-      for (const stream of team.streams) this.writeRaw(stream, ': ping\n\n');
-    }
-  }
-
-  /** Cuts off streams whose client stopped reading, even when no new event would notice. */
-  private sweepStalled(): void {
-    for (const team of this.teams.values()) for (const stream of team.streams) this.checkBacklog(stream);
   }
 
   /**
    * Ends the streams whose key was revoked, whose session ended or moved to another team, or
-   * whose user left the team.
+   * whose user left the team. A stream still being set up is marked, and ends once its head is out.
    */
   private async recheckCredentials(): Promise<void> {
-    const streams = [...this.teams.values()].flatMap((team) => [...team.streams]);
+    const streams = [...this.teams.values()].flatMap((team) => [...team.live, ...team.joining.keys()]);
     if (streams.length === 0) return;
     const idsOf = (kind: 'key' | 'session') => [
       ...new Set(streams.filter((s) => s.caller.credential.kind === kind).map((s) => s.caller.credential.id)),
@@ -322,25 +216,37 @@ export class EventHub {
     for (const stream of streams) {
       const { kind, id } = stream.caller.credential;
       const valid = kind === 'key' ? keys.has(id) : sessions.get(id) === stream.caller.teamId;
-      if (!valid) this.end(stream);
+      if (!valid) this.loseAccess(stream);
     }
   }
 
-  private end(stream: Stream): void {
-    this.detach(stream);
-    stream.res.end();
+  /** Ends a live stream at once; marks a joining one (it may have gone live during the check). */
+  private loseAccess(stream: EventStream): void {
+    const team = this.teams.get(stream.caller.teamId);
+    const joining = team?.joining.get(stream);
+    if (joining) {
+      joining.lostAccess = true;
+    } else if (team?.live.has(stream)) {
+      this.forget(stream);
+      stream.end();
+    }
   }
 
   async prune(now = Date.now()): Promise<number> {
     return pruneEvents(this.store.db, now);
   }
 
-  /** Ends every stream (clients reconnect elsewhere and resume) and stops the timers. */
+  /**
+   * Ends every live stream (clients reconnect elsewhere and resume) and stops the timers. Streams
+   * still being set up end by themselves, after their head, once their current step (a query, or
+   * a slow client's drain) is done.
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
-    for (const team of this.teams.values()) for (const stream of team.streams) stream.res.end();
+    this.eachLive((stream) => stream.end());
     this.teams.clear();
+    this.store.changes.off('events', this.announce);
     await this.bus.close();
   }
 }

@@ -74,20 +74,22 @@ export async function recordEvent(store: Store, trx: Db, event: NewEvent): Promi
 }
 
 /**
- * Up to `limit` of the team's events after `afterSeq`, oldest first, each with who may see it.
- * With `userId`, only that user's events. Pages are whole events, never cut between recipients.
+ * Up to `limit` of the team's events after `afterSeq` (and up to `through`, if given), oldest
+ * first, each with who may see it. With `userId`, only that user's events. Pages are whole
+ * events, never cut between recipients.
  */
 export async function eventsAfter(
   db: Db,
   teamId: string,
   afterSeq: number,
-  options: { userId?: string; limit: number },
+  options: { userId?: string; through?: number; limit: number },
 ): Promise<StoredEvent[]> {
   let query = db
     .selectFrom('events as e')
     .select(['e.id', 'e.seq', 'e.type', 'e.data'])
     .where('e.team_id', '=', teamId)
     .where('e.seq', '>', afterSeq);
+  if (options.through !== undefined) query = query.where('e.seq', '<=', options.through);
   if (options.userId) {
     const userId = options.userId;
     query = query.where(({ exists, selectFrom }) =>
