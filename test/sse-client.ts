@@ -1,11 +1,12 @@
 /**
  * A small SSE client for the event-stream tests: opens GET /v1/events over plain node:http (so a
  * test controls exactly when a stream opens and closes), parses events and `:` comments as they
- * arrive, and bounds every wait.
+ * arrive (test/sse-parser.ts), and bounds every wait.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SseParser } from './sse-parser.js';
 
 export interface SseEvent {
   id: string | undefined;
@@ -39,8 +40,10 @@ export class SseStream {
   /** Events handed out by next()/waitFor()/collectUntil(). */
   private consumed = 0;
   private readonly waiters = new Set<() => void>();
-  private buffer = '';
-  private pending: { id?: string; type?: string; data: string[] } = { data: [] };
+  private readonly parser = new SseParser({
+    onEvent: ({ id, event, data }) => this.events.push({ id, type: event, data }),
+    onComment: (text) => this.comments.push(text),
+  });
 
   constructor(
     readonly label: string,
@@ -55,7 +58,8 @@ export class SseStream {
     res.on('data', (chunk: string) => {
       if (this.firstBytes.length < 4096) this.firstBytes += chunk;
       if (status !== 200) this.body += chunk;
-      else this.parse(chunk);
+      else this.parser.feed(chunk);
+      this.notify();
     });
     const finish = () => {
       if (this.ended) return;
@@ -70,31 +74,6 @@ export class SseStream {
     res.on('close', finish);
     res.on('error', finish);
     req.on('error', finish);
-  }
-
-  private parse(chunk: string): void {
-    this.buffer += chunk;
-    let newline: number;
-    while ((newline = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
-      this.buffer = this.buffer.slice(newline + 1);
-      if (line === '') {
-        const { id, type, data } = this.pending;
-        if (type !== undefined || data.length > 0)
-          this.events.push({ id, type: type ?? 'message', data: data.join('\n') });
-        this.pending = { data: [] };
-      } else if (line.startsWith(':')) {
-        this.comments.push(line.slice(1).trim());
-      } else {
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'id') this.pending.id = value;
-        else if (field === 'event') this.pending.type = value;
-        else if (field === 'data') this.pending.data.push(value);
-      }
-    }
-    this.notify();
   }
 
   private notify(): void {
