@@ -8,7 +8,7 @@
 import { eventsBenchmark } from './events.js';
 import { httpBenchmark } from './http.js';
 import { signInBenchmark } from './sign-in.js';
-import { abandon, writeSection, type Benchmark } from './support.js';
+import { runMain, writeSection, type Benchmark } from './support.js';
 
 const BENCHMARKS: Benchmark[] = [eventsBenchmark, httpBenchmark, signInBenchmark];
 
@@ -57,26 +57,4 @@ async function main(argv: string[]): Promise<number> {
   return failed ? 1 : 0;
 }
 
-const watchdog = setTimeout(() => {
-  console.error(`bench: still running after ${WATCHDOG_MS / 60_000} minutes; stopping`);
-  abandon();
-  process.exit(1);
-}, WATCHDOG_MS);
-watchdog.unref();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    abandon();
-    process.exit(130);
-  });
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    abandon();
-    process.exitCode = 1;
-  },
-);
+runMain('bench', () => main(process.argv.slice(2)), WATCHDOG_MS);

@@ -12,7 +12,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { describeLoad, sleep, writeSection } from './support.js';
+import { describeLoad, runMain, sleep, writeSection } from './support.js';
 import { killAndReplace, restartPostgres } from './soak/faults.js';
 import { Fleet, type Member } from './soak/fleet.js';
 import { Ledger, now, type Ms } from './soak/ledger.js';
@@ -194,26 +194,5 @@ if (argv.includes('--help') || argv.includes('-h')) {
   console.error(`unknown: ${argv.filter((a) => a !== '--write').join(' ')}\n${usage()}`);
   process.exitCode = 2;
 } else {
-  const watchdog = setTimeout(() => {
-    console.error('soak: still running after two hours; stopping');
-    abandon();
-    process.exit(1);
-  }, WATCHDOG_MS);
-  watchdog.unref();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      abandon();
-      process.exit(130);
-    });
-  }
-  soak(argv).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-      abandon();
-      process.exitCode = 1;
-    },
-  );
+  runMain('soak', () => soak(argv), WATCHDOG_MS, abandon);
 }

@@ -57,6 +57,36 @@ export function abandon(): void {
 }
 
 /**
+ * Runs a benchmark program's `main` as the whole process's work, so that nothing outlives it:
+ * past `watchdogMs`, or on SIGINT/SIGTERM, `cleanUp` runs and the process exits; an error is
+ * printed and cleaned up after, exit code 1.
+ */
+export function runMain(name: string, main: () => Promise<number>, watchdogMs: number, cleanUp = abandon): void {
+  const watchdog = setTimeout(() => {
+    console.error(`${name}: still running after ${Math.round(watchdogMs / 60_000)} minutes; stopping`);
+    cleanUp();
+    process.exit(1);
+  }, watchdogMs);
+  watchdog.unref();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      cleanUp();
+      process.exit(130);
+    });
+  }
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      cleanUp();
+      process.exitCode = 1;
+    },
+  );
+}
+
+/**
  * Starts `node bin/tasklane.js serve` on a fresh SQLite file in the temp folder, port 0, no rate
  * limit, no logs; from another checkout when `root` names one (a baseline to compare with).
  */

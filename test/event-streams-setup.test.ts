@@ -24,18 +24,9 @@ import { recordEvent } from '../src/realtime/outbox.js';
 import { createTestTeam, type Actor } from './factories.js';
 import { startTestServer, tempDatabase, TEST_STORE, type TempDatabase, type TestServer } from './harness.js';
 import { gatedStore, type ReadGate } from './read-gate.js';
-import { closeAllStreams, openStream, type SseEvent, type SseStream } from './sse-client.js';
+import { closeAllStreams, latestSeq, openStream, type SseEvent, type SseStream } from './sse-client.js';
 
 const TIMEOUT = { timeout: 30_000 };
-
-async function latestSeq(server: TestServer, teamId: string): Promise<number> {
-  const row = await server.store.db
-    .selectFrom('teams')
-    .select('event_counter')
-    .where('id', '=', teamId)
-    .executeTakeFirstOrThrow();
-  return Number(row.event_counter);
-}
 
 /** Records `count` events addressed to `who` (as a change would); returns the last id. */
 async function writeEvents(server: TestServer, who: Actor, count: number): Promise<number> {

@@ -18,7 +18,7 @@ import { recordEvent } from '../src/realtime/outbox.js';
 import { deleteMember, upsertMember } from '../src/teams/teams.repository.js';
 import { createTestTeam, type Actor } from './factories.js';
 import { expectStatus, startTestServer, type Client, type Response, type TestServer } from './harness.js';
-import { closeAllStreams, openStream, show, type SseEvent, type SseStream } from './sse-client.js';
+import { closeAllStreams, latestSeq, openStream, show, type SseEvent, type SseStream } from './sse-client.js';
 
 /** Every test is bounded; the waits inside are shorter still. */
 const TIMEOUT = { timeout: 30_000 };
@@ -26,16 +26,6 @@ const TIMEOUT = { timeout: 30_000 };
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-/** The team's newest event id (what a client that is up to date would send as Last-Event-ID). */
-async function latestSeq(server: TestServer, teamId: string): Promise<number> {
-  const row = await server.store.db
-    .selectFrom('teams')
-    .select('event_counter')
-    .where('id', '=', teamId)
-    .executeTakeFirstOrThrow();
-  return Number(row.event_counter);
-}
 
 interface Person {
   userId: string;

@@ -10,7 +10,7 @@
  *   which never locks out a valid key behind the same address;
  * - RATE_LIMIT_PER_MINUTE=0 turns all of it off.
  *
- * The servers trust X-Forwarded-For (TRUST_PROXY=true), so each test speaks from its own
+ * The servers trust the loopback proxy (TRUST_PROXY=127.0.0.1), so each test speaks from its own
  * client address and the tests cannot spend each other's per-address budgets.
  */
 import assert from 'node:assert/strict';
@@ -74,7 +74,7 @@ async function signIn(server: TestServer, actor: Actor, from: Record<string, str
 describe(`rate limiting with RATE_LIMIT_PER_MINUTE=${LIMIT}`, () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ RATE_LIMIT_PER_MINUTE: String(LIMIT), TRUST_PROXY: 'true' });
+    server = await startTestServer({ RATE_LIMIT_PER_MINUTE: String(LIMIT), TRUST_PROXY: '127.0.0.1' });
   });
   after(() => server.close());
 
@@ -160,7 +160,7 @@ describe('the failed-authentication budget', () => {
   const failedLimit = 60;
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ RATE_LIMIT_PER_MINUTE: String(limit), TRUST_PROXY: 'true' });
+    server = await startTestServer({ RATE_LIMIT_PER_MINUTE: String(limit), TRUST_PROXY: '127.0.0.1' });
   });
   after(() => server.close());
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Db } from '../src/storage/schema.js';
 import { SseParser } from './sse-parser.js';
 
 export interface SseEvent {
@@ -208,4 +209,14 @@ export function openStream(
 /** Closes every stream still open (for after-hooks). */
 export function closeAllStreams(): void {
   for (const stream of [...openStreams]) stream.close();
+}
+
+/** The team's newest event id (what a client that is up to date would send as Last-Event-ID). */
+export async function latestSeq(server: { store: { db: Db } }, teamId: string): Promise<number> {
+  const row = await server.store.db
+    .selectFrom('teams')
+    .select('event_counter')
+    .where('id', '=', teamId)
+    .executeTakeFirstOrThrow();
+  return Number(row.event_counter);
 }
