@@ -168,7 +168,7 @@ export function report(run: SoakRun): { markdown: string; problems: string[] } {
 Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${run.command}\`
 (\`bench/soak.ts\`; code: ${describeRevision()}).
 
-- **Machine:** ${describeMachine()}, shared with other engineers' test runs while this ran: load
+- **Machine:** ${describeMachine()}; load
   average at the start ${run.loadAtStart}, at the end ${run.loadAtEnd}. The servers, PostgreSQL and
   the load generator all ran on it.
 - **Database:** ${run.postgres}.
