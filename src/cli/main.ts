@@ -1,7 +1,6 @@
 /** `tasklane serve | admin …`: the operator's entry point (bin/tasklane.js calls this). */
-import { runAdmin } from './admin.js';
-import { runMigrateData } from './migrate-data.js';
-import { runServe } from './serve.js';
+// Each command loads only its own modules: `admin` and `migrate-data` never load the HTTP
+// server, which would double their start-up time (an operator's script may run dozens).
 
 const USAGE = `usage:
   tasklane serve                 serve the API (see README for the environment)
@@ -15,11 +14,11 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      return runServe();
+      return (await import('./serve.js')).runServe();
     case 'admin':
-      return runAdmin(rest);
+      return (await import('./admin.js')).runAdmin(rest);
     case 'migrate-data':
-      return runMigrateData(rest);
+      return (await import('./migrate-data.js')).runMigrateData(rest);
     case undefined:
     case 'help':
     case '--help':
