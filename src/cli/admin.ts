@@ -16,6 +16,7 @@ import { insertStatus } from '../statuses/statuses.repository.js';
 import { openStore, type Store } from '../storage/database.js';
 import type { Locked } from '../storage/dialect.js';
 import { migrateToLatest } from '../storage/migrate.js';
+import { ROLES } from '../contract/enums.js';
 import type { Db, ListRow, Role } from '../storage/schema.js';
 import { deleteMember, findMembership, findTeam, upsertMember } from '../teams/teams.repository.js';
 import { createTeam } from '../teams/teams.service.js';
@@ -24,8 +25,6 @@ import { findUser, findUserByEmail, insertUser } from '../users/users.repository
 
 /** A failure the operator caused: printed as one line, exit code 1. */
 class AdminError extends Error {}
-
-const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
 
 type Options = Record<string, string | boolean | undefined>;
 interface Command {
@@ -118,7 +117,8 @@ const COMMANDS: Record<string, Command> = {
     required: ['org', 'user'],
     async run(store, o) {
       const role = (o.role ?? 'member') as Role;
-      if (!ROLES.includes(role)) throw new AdminError(`--role must be one of ${ROLES.join(', ')}`);
+      if (!(ROLES as readonly string[]).includes(role))
+        throw new AdminError(`--role must be one of ${ROLES.join(', ')}`);
       const team = await requireTeam(store, uuidOption(o, 'org'));
       const user = await requireUser(store, uuidOption(o, 'user'));
       await upsertMember(store.db, team.id, user.id, role);

@@ -2,23 +2,14 @@
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../http/app-types.js';
 import { invalidInput, notFound } from '../http/errors.js';
-import { errorResponses, LOWER_CASE } from '../http/schemas.js';
+import { errorResponses } from '../contract/common.js';
+import { ApiKey, CreatedKey, CreateKeyBody, KeyIdParams, KeyRevoked } from '../contract/keys.js';
 import { isUuid } from '../ids.js';
 import { requireSession } from '../sessions/sessions.service.js';
-import { ExpiryError, MAX_EXPIRY_DAYS, resolveExpiry } from './key-expiry.js';
+import { ExpiryError, resolveExpiry } from './key-expiry.js';
 import { insertKey, keysOf, revokeKey } from './keys.repository.js';
 
 const tags = ['API keys'];
-const KeySummary = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  prefix: Type.String({ description: 'The first characters of the key, to recognise it.' }),
-  createdAt: Type.String(),
-  lastUsedAt: Type.Union([Type.String(), Type.Null()]),
-  expiresAt: Type.Union([Type.String(), Type.Null()], {
-    description: 'When the key stops working (ISO 8601, UTC); null: never.',
-  }),
-});
 const WHAT = 'Managing API keys';
 
 function expiryOf(request: { expiresAt?: string; expiresInDays?: number }): string | null {
@@ -37,7 +28,7 @@ export function keysRoutes(app: App, { store }: AppDeps): void {
       schema: {
         summary: 'Your API keys in this team (signed-in session only)',
         tags,
-        response: { 200: Type.Array(KeySummary), ...errorResponses(403) },
+        response: { 200: Type.Array(ApiKey), ...errorResponses(403) },
       },
     },
     async (request) => {
@@ -52,28 +43,8 @@ export function keysRoutes(app: App, { store }: AppDeps): void {
       schema: {
         summary: 'Create an API key; the secret is in this response only (signed-in session only)',
         tags,
-        body: Type.Object(
-          {
-            name: Type.String({
-              minLength: 1,
-              maxLength: 100,
-              pattern: '\\S',
-              errorMessage: 'name must be 1 to 100 characters with at least one non-whitespace character.',
-            }),
-            expiresAt: Type.Optional(
-              Type.String({ maxLength: 64, description: 'When the key stops working, e.g. 2026-12-31T23:59:59Z.' }),
-            ),
-            expiresInDays: Type.Optional(
-              Type.Integer({
-                minimum: 1,
-                maximum: MAX_EXPIRY_DAYS,
-                description: 'Days from now until the key stops working (instead of expiresAt).',
-              }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: Type.Object({ ...KeySummary.properties, key: Type.String() }), ...errorResponses(400, 403) },
+        body: CreateKeyBody,
+        response: { 201: CreatedKey, ...errorResponses(400, 403) },
       },
     },
     async (request, reply) => {
@@ -98,8 +69,8 @@ export function keysRoutes(app: App, { store }: AppDeps): void {
       schema: {
         summary: 'Revoke one of your API keys (signed-in session only)',
         tags,
-        params: Type.Object({ keyId: Type.String(LOWER_CASE) }),
-        response: { 200: Type.Object({ id: Type.String(), revoked: Type.Boolean() }), ...errorResponses(403, 404) },
+        params: KeyIdParams,
+        response: { 200: KeyRevoked, ...errorResponses(403, 404) },
       },
     },
     async (request) => {

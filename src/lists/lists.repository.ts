@@ -1,31 +1,11 @@
 import { byNameThenId } from '../ids.js';
 import { readLocked, type Locked } from '../storage/dialect.js';
-import type { Db, ListRow, Role } from '../storage/schema.js';
+import type { TaskList as ContractTaskList } from '../contract/lists.js';
+import type { Member } from '../contract/team.js';
+import type { Db, ListRow } from '../storage/schema.js';
 
-export const LIST_COLORS = [
-  'Gray',
-  'Red',
-  'Orange',
-  'Yellow',
-  'Amber',
-  'Lime',
-  'Green',
-  'Teal',
-  'Sky',
-  'Blue',
-  'Purple',
-  'Pink',
-] as const;
-export type ListColor = (typeof LIST_COLORS)[number];
-
-export interface TaskList {
-  id: number;
-  name: string;
-  color: string;
-  isArchived: boolean;
-  /** Internal: the basis of the ETag; response schemas leave it out. */
-  version: number;
-}
+/** A list as the API shows it, with its version: the basis of the ETag, which response schemas leave out. */
+export type TaskList = ContractTaskList & { version: number };
 
 export function rowToList(row: Pick<ListRow, 'id' | 'name' | 'color' | 'is_archived' | 'version'>): TaskList {
   return { id: row.id, name: row.name, color: row.color, isArchived: Boolean(row.is_archived), version: row.version };
@@ -130,12 +110,7 @@ export async function updateList(
     .executeTakeFirstOrThrow();
 }
 
-export interface ListMember {
-  id: string;
-  name: string;
-  email: string;
-  role: Role;
-}
+export type ListMember = Member;
 
 /** Members of a list with their role in the team, by name. */
 export async function membersOfList(db: Db, teamId: string, listId: number): Promise<ListMember[]> {

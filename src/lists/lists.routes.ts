@@ -1,24 +1,26 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { etagOf } from '../http/etag.js';
-import type { TaskList } from './lists.repository.js';
+import type { TaskList as ListWithVersion } from './lists.repository.js';
 import type { App, AppDeps } from '../http/app-types.js';
-import { errorResponses } from '../http/schemas.js';
-import { Member } from '../users/users.routes.js';
+import { errorResponses } from '../contract/common.js';
+import { Member } from '../contract/team.js';
 import {
   AddListMemberBody,
   CreateListBody,
   ListIdParams,
   ListMemberParams,
-  TaskListBody,
+  ListMemberRemoved,
+  ListsQuery,
+  TaskList,
   UpdateListBody,
-} from './lists.schemas.js';
+} from '../contract/lists.js';
 import * as service from './lists.service.js';
 
 const tags = ['Task lists'];
 
 /** Sends the list's ETag with it, for conditional requests. */
-function withEtag(reply: FastifyReply, list: TaskList): TaskList {
+function withEtag(reply: FastifyReply, list: ListWithVersion): ListWithVersion {
   reply.header('etag', etagOf(list.version));
   return list;
 }
@@ -30,15 +32,8 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
       schema: {
         summary: "The caller's non-archived lists, oldest first (archived=true: their archived lists, an extension)",
         tags,
-        querystring: Type.Object(
-          {
-            archived: Type.Optional(
-              Type.String({ enum: ['true', 'false'], errorMessage: 'archived must be true or false.' }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Type.Array(TaskListBody), ...errorResponses(400) },
+        querystring: ListsQuery,
+        response: { 200: Type.Array(TaskList), ...errorResponses(400) },
       },
     },
     async (request) => service.listLists(store, request.caller, request.query.archived === 'true'),
@@ -52,7 +47,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         summary: 'Create a list; the caller becomes its first member',
         tags,
         body: CreateListBody,
-        response: { 201: TaskListBody, ...errorResponses(400) },
+        response: { 201: TaskList, ...errorResponses(400) },
       },
     },
     async (request, reply) =>
@@ -67,7 +62,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         summary: 'One list the caller is a member of (archived lists too)',
         tags,
         params: ListIdParams,
-        response: { 200: TaskListBody, ...errorResponses(400, 403, 404) },
+        response: { 200: TaskList, ...errorResponses(400, 403, 404) },
       },
     },
     async (request, reply) => withEtag(reply, await service.getList(store, request.caller, request.params.listId)),
@@ -81,7 +76,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         tags,
         params: ListIdParams,
         body: UpdateListBody,
-        response: { 200: TaskListBody, ...errorResponses(400, 403, 404, 412) },
+        response: { 200: TaskList, ...errorResponses(400, 403, 404, 412) },
       },
     },
     async (request, reply) =>
@@ -109,7 +104,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
           summary: archived ? 'Archive a list (idempotent)' : 'Unarchive a list (idempotent)',
           tags,
           params: ListIdParams,
-          response: { 200: TaskListBody, ...errorResponses(400, 403, 404) },
+          response: { 200: TaskList, ...errorResponses(400, 403, 404) },
         },
       },
       async (request, reply) =>
@@ -160,7 +155,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         tags,
         params: ListMemberParams,
         response: {
-          200: Type.Object({ listId: Type.Number(), userId: Type.String(), removed: Type.Boolean() }),
+          200: ListMemberRemoved,
           ...errorResponses(400, 403, 404),
         },
       },

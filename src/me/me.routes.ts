@@ -1,15 +1,9 @@
-import { Type } from 'typebox';
 import { notFound } from '../http/errors.js';
 import type { App, AppDeps } from '../http/app-types.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../contract/common.js';
+import { Identity } from '../contract/team.js';
 import { findTeam } from '../teams/teams.repository.js';
 import { findUser } from '../users/users.repository.js';
-
-const Identity = Type.Object({
-  user: Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }),
-  team: Type.Object({ id: Type.String(), name: Type.String() }),
-  role: Type.String({ enum: ['owner', 'admin', 'member'] }),
-});
 
 export function meRoutes(app: App, { store }: AppDeps): void {
   app.get(

@@ -5,23 +5,9 @@ import type { PasswordAttempt } from '../http/rate-limit.js';
 import type { Store } from '../storage/database.js';
 import { findMembership, findTeam } from '../teams/teams.repository.js';
 import { hashPassword, verifyPassword } from '../users/passwords.js';
-import {
-  findUser,
-  findUserByEmail,
-  teamsOfUser,
-  updateUser,
-  replacePasswordHash,
-  type TeamOfUser,
-} from '../users/users.repository.js';
+import { findUser, findUserByEmail, teamsOfUser, updateUser, replacePasswordHash } from '../users/users.repository.js';
+import type { SessionInfo } from '../contract/sessions.js';
 import { deleteOtherSessions, deleteSession, insertSession, setSessionTeam } from './sessions.repository.js';
-
-export interface SessionInfo {
-  user: { id: string; name: string; email: string };
-  team: { id: string; name: string };
-  role: string;
-  teams: TeamOfUser[];
-  csrfToken: string;
-}
 
 /**
  * Counts one password attempt for an account before the password is checked, refusing (429)

@@ -1,16 +1,8 @@
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../http/app-types.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../contract/common.js';
+import { TaskStatus } from '../contract/statuses.js';
 import { listStatuses } from './statuses.repository.js';
-
-const TaskStatus = Type.Object({
-  id: Type.Number(),
-  name: Type.String(),
-  color: Type.Union([Type.String(), Type.Null()], { description: 'Hex colour, or null if unset.' }),
-  isDefault: Type.Boolean(),
-  isCompleted: Type.Boolean(),
-  order: Type.Number(),
-});
 
 export function statusesRoutes(app: App, { store }: AppDeps): void {
   app.get(

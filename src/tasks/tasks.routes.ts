@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { etagOf } from '../http/etag.js';
 import type { App, AppDeps } from '../http/app-types.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../contract/common.js';
 import { toId } from '../ids.js';
 import type { TaskFilter } from './tasks.repository.js';
 import {
@@ -14,7 +14,7 @@ import {
   TaskSummary,
   TaskUpdateResult,
   UpdateTaskBody,
-} from './tasks.schemas.js';
+} from '../contract/tasks.js';
 import * as service from './tasks.service.js';
 
 const tags = ['Tasks'];

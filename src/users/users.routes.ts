@@ -1,14 +1,8 @@
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../http/app-types.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../contract/common.js';
+import { Member } from '../contract/team.js';
 import { listMembers } from '../teams/teams.repository.js';
-
-export const Member = Type.Object({
-  id: Type.String({ description: 'User ID (UUID).' }),
-  name: Type.String(),
-  email: Type.String(),
-  role: Type.String({ enum: ['owner', 'admin', 'member'], description: 'Workspace role.' }),
-});
 
 export function usersRoutes(app: App, { store }: AppDeps): void {
   app.get(
