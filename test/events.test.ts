@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { insertKey, revokeKey } from '../src/keys/keys.repository.js';
 import { recordEvent } from '../src/realtime/outbox.js';
-import { deleteMember, upsertMember } from '../src/teams/teams.repository.js';
+import { deleteMember, upsertMember } from '../src/team/teams.repository.js';
 import { createTestTeam, type Actor } from './factories.js';
 import { expectStatus, startTestServer, type Client, type Response, type TestServer } from './harness.js';
 import { closeAllStreams, latestSeq, openStream, show, type SseEvent, type SseStream } from './sse-client.js';
@@ -48,7 +48,7 @@ async function live(server: TestServer, who: Person, label: string): Promise<Sse
 /** Gives an existing user membership of another team, and a key there. */
 async function joinTeam(server: TestServer, user: Actor, teamId: string): Promise<Person> {
   await upsertMember(server.store.db, teamId, user.userId, 'member');
-  const { row, key } = await insertKey(server.store.db, { teamId, userId: user.userId, name: 'second team' });
+  const { record: row, key } = await insertKey(server.store.db, { teamId, userId: user.userId, name: 'second team' });
   return { userId: user.userId, teamId, key, keyId: row.id, api: server.client(key) };
 }
 
@@ -653,7 +653,7 @@ describe('realtime events (GET /v1/events)', () => {
     const revoked = await team.member();
     const removed = await team.member();
     const second = await insertKey(server.store.db, { teamId: team.id, userId: revoked.userId, name: 'kept' });
-    const keptKey: Person = { ...revoked, key: second.key, keyId: second.row.id };
+    const keptKey: Person = { ...revoked, key: second.key, keyId: second.record.id };
     const list = created(await team.owner.api.post('/v1/lists', { name: 'L' })).id;
     for (const who of [revoked, removed]) {
       created(await team.owner.api.post(`/v1/lists/${list}/members`, { userId: who.userId }));

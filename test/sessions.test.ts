@@ -14,8 +14,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { deleteMember, upsertMember } from '../src/teams/teams.repository.js';
-import { findUser } from '../src/users/users.repository.js';
+import { deleteMember, upsertMember } from '../src/team/teams.repository.js';
+import { findUser } from '../src/team/users.repository.js';
 import {
   Browser,
   COOKIE,

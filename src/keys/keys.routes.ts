@@ -1,27 +1,13 @@
 /** API keys of the signed-in user (extension): managed from the web app's settings only. */
 import { Type } from 'typebox';
-import type { App, AppDeps } from '../http/app-types.js';
-import { invalidInput, notFound } from '../http/errors.js';
 import { errorResponses } from '../contract/common.js';
 import { ApiKey, CreatedKey, CreateKeyBody, KeyIdParams, KeyRevoked } from '../contract/keys.js';
-import { isUuid } from '../ids.js';
-import { requireSession } from '../sessions/sessions.service.js';
-import { ExpiryError, resolveExpiry } from './key-expiry.js';
-import { insertKey, keysOf, revokeKey } from './keys.repository.js';
+import type { App, AppDeps } from '../http/app-types.js';
+import * as service from './keys.service.js';
 
 const tags = ['API keys'];
-const WHAT = 'Managing API keys';
 
-function expiryOf(request: { expiresAt?: string; expiresInDays?: number }): string | null {
-  try {
-    return resolveExpiry(request, { expiresAt: 'expiresAt', expiresInDays: 'expiresInDays' });
-  } catch (error) {
-    if (error instanceof ExpiryError) throw invalidInput(error.message);
-    throw error;
-  }
-}
-
-export function keysRoutes(app: App, { store }: AppDeps): void {
+export function keysRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/api-keys',
     {
@@ -31,10 +17,7 @@ export function keysRoutes(app: App, { store }: AppDeps): void {
         response: { 200: Type.Array(ApiKey), ...errorResponses(403) },
       },
     },
-    async (request) => {
-      requireSession(request.caller, WHAT);
-      return keysOf(store.db, request.caller.teamId, request.caller.userId);
-    },
+    async (request) => service.ownKeys(request.store, request.caller),
   );
 
   app.post(
@@ -47,20 +30,8 @@ export function keysRoutes(app: App, { store }: AppDeps): void {
         response: { 201: CreatedKey, ...errorResponses(400, 403) },
       },
     },
-    async (request, reply) => {
-      requireSession(request.caller, WHAT);
-      const { name, ...expiry } = request.body;
-      const { row, key } = await insertKey(store.db, { ...request.caller, name, expiresAt: expiryOf(expiry) });
-      return reply.code(201).send({
-        id: row.id,
-        name: row.name,
-        prefix: row.prefix,
-        createdAt: row.created_at,
-        lastUsedAt: row.last_used_at,
-        expiresAt: row.expires_at,
-        key,
-      });
-    },
+    async (request, reply) =>
+      reply.code(201).send(await service.createOwnKey(request.store, request.caller, request.body)),
   );
 
   app.delete(
@@ -74,13 +45,8 @@ export function keysRoutes(app: App, { store }: AppDeps): void {
       },
     },
     async (request) => {
-      requireSession(request.caller, WHAT);
-      const { keyId } = request.params;
-      const mine =
-        isUuid(keyId) &&
-        (await keysOf(store.db, request.caller.teamId, request.caller.userId)).some((k) => k.id === keyId);
-      if (!mine || !(await revokeKey(store.db, keyId))) throw notFound(`API key ${keyId} not found.`);
-      return { id: keyId, revoked: true };
+      await service.revokeOwnKey(request.store, request.caller, request.params.keyId);
+      return { id: request.params.keyId, revoked: true };
     },
   );
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { etagOf } from '../http/etag.js';
-import type { TaskList as ListWithVersion } from './lists.repository.js';
+import type { VersionedList as ListWithVersion } from './lists.service.js';
 import type { App, AppDeps } from '../http/app-types.js';
 import { errorResponses } from '../contract/common.js';
 import { Member } from '../contract/team.js';
@@ -25,7 +25,7 @@ function withEtag(reply: FastifyReply, list: ListWithVersion): ListWithVersion {
   return list;
 }
 
-export function listsRoutes(app: App, { store }: AppDeps): void {
+export function listsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/lists',
     {
@@ -36,7 +36,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         response: { 200: Type.Array(TaskList), ...errorResponses(400) },
       },
     },
-    async (request) => service.listLists(store, request.caller, request.query.archived === 'true'),
+    async (request) => service.listLists(request.store, request.caller, request.query.archived === 'true'),
   );
 
   app.post(
@@ -51,7 +51,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(withEtag(reply, await service.createList(store, request.caller, request.body))),
+      reply.code(201).send(withEtag(reply, await service.createList(request.store, request.caller, request.body))),
   );
 
   app.get(
@@ -65,7 +65,8 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         response: { 200: TaskList, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request, reply) => withEtag(reply, await service.getList(store, request.caller, request.params.listId)),
+    async (request, reply) =>
+      withEtag(reply, await service.getList(request.store, request.caller, request.params.listId)),
   );
 
   app.patch(
@@ -83,7 +84,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
       withEtag(
         reply,
         await service.updateList(
-          store,
+          request.store,
           request.caller,
           request.params.listId,
           request.body,
@@ -108,7 +109,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         },
       },
       async (request, reply) =>
-        withEtag(reply, await service.setArchived(store, request.caller, request.params.listId, archived)),
+        withEtag(reply, await service.setArchived(request.store, request.caller, request.params.listId, archived)),
     );
   }
 
@@ -122,7 +123,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         response: { 200: Type.Array(Member), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => service.listMembers(store, request.caller, request.params.listId),
+    async (request) => service.listMembers(request.store, request.caller, request.params.listId),
   );
 
   app.post(
@@ -138,7 +139,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
     },
     async (request, reply) => {
       const { member, created } = await service.addMember(
-        store,
+        request.store,
         request.caller,
         request.params.listId,
         request.body.userId,
@@ -162,7 +163,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
     },
     async (request) => {
       const { listId, userId } = request.params;
-      await service.removeMember(store, request.caller, listId, userId);
+      await service.removeMember(request.store, request.caller, listId, userId);
       return { listId: Number(listId), userId, removed: true };
     },
   );

@@ -11,9 +11,12 @@ import { recordEvent, type EventType } from '../realtime/outbox.js';
 import type { Store } from '../storage/database.js';
 import type { Locked } from '../storage/dialect.js';
 import type { Db, ListRow } from '../storage/schema.js';
-import { findMembership, keepMemberships } from '../teams/teams.repository.js';
+import { findMembership, keepMemberships } from '../team/teams.repository.js';
 import * as lists from './lists.repository.js';
 import type { ListMember, TaskList } from './lists.repository.js';
+
+/** A list as the API shows it, with the version its ETag comes from. */
+export type { TaskList as VersionedList };
 
 /** The list, if it is in the caller's team and the caller is a member of it. */
 export async function loadListAsMember(db: Db, caller: Caller, rawListId: string): Promise<ListRow> {
@@ -182,4 +185,29 @@ export async function revokeListMembership(
   }
   await lists.removeListMember(trx, list.id, userId);
   await recordListEvent(store, trx, list, 'taskList.updated', [userId]);
+}
+
+/** The list by id in any team, under its row lock: for the operator, who acts outside any team. */
+async function loadListForOperator(trx: Db, rawListId: string): Promise<Locked<ListRow>> {
+  const listId = /^\d+$/.test(rawListId) ? toId(rawListId) : null;
+  const list = listId === null ? undefined : await lists.findListById(trx, listId);
+  const locked = list && (await lists.findListLocked(trx, list.team_id, list.id));
+  if (!locked) throw notFound(`list ${rawListId} not found`);
+  return locked;
+}
+
+/** `tasklane admin list-member add`: the same rule as the API's, without a caller. */
+export function addMemberAsOperator(store: Store, rawListId: string, userId: string): Promise<ListRow> {
+  return store.transaction(async (trx) => {
+    const list = await loadListForOperator(trx, rawListId);
+    await grantListMembership(store, trx, list, userId);
+    return list;
+  });
+}
+
+/** `tasklane admin list-member remove`: the same rule as the API's, without a caller. */
+export function removeMemberAsOperator(store: Store, rawListId: string, userId: string): Promise<void> {
+  return store.transaction(async (trx) => {
+    await revokeListMembership(store, trx, await loadListForOperator(trx, rawListId), userId);
+  });
 }

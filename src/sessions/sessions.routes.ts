@@ -14,7 +14,7 @@ import {
   SignInBody,
   SwitchTeamBody,
 } from '../contract/sessions.js';
-import { SESSION_TTL_MS } from './sessions.repository.js';
+import { SESSION_TTL_MS } from './sessions.service.js';
 import * as service from './sessions.service.js';
 
 const tags = ['Web session'];
@@ -39,7 +39,7 @@ const passwordAttempts =
 
 /** POST /auth/sign-in: public; wrong passwords spend the address's and the account's failed-authentication budgets. */
 export const signInRoute = (budget: FailedAuthBudget) =>
-  function registerSignIn(app: App, { store }: AppDeps): void {
+  function registerSignIn(app: App, _deps: AppDeps): void {
     app.post(
       '/auth/sign-in',
       {
@@ -52,7 +52,7 @@ export const signInRoute = (budget: FailedAuthBudget) =>
         },
       },
       async (request, reply) => {
-        const { token, info } = await service.signIn(store, request.body, passwordAttempts(budget, request));
+        const { token, info } = await service.signIn(request.store, request.body, passwordAttempts(budget, request));
         setSessionCookie(request, reply, token, SESSION_TTL_MS);
         return info;
       },
@@ -61,7 +61,7 @@ export const signInRoute = (budget: FailedAuthBudget) =>
 
 /** Endpoints for a signed-in session; registered behind the authentication hook. */
 export const sessionRoutes = (budget: FailedAuthBudget) =>
-  function registerSessionRoutes(app: App, { store }: AppDeps): void {
+  function registerSessionRoutes(app: App, _deps: AppDeps): void {
     app.addHook('preHandler', async (request) => service.requireSession(request.caller, 'This'));
 
     app.get(
@@ -73,7 +73,7 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
           response: { 200: SessionInfo, ...errorResponses() },
         },
       },
-      async (request) => service.sessionInfo(store, request.caller, request.caller.credential.csrfToken!),
+      async (request) => service.sessionInfo(request.store, request.caller, request.caller.credential.csrfToken!),
     );
 
     app.post(
@@ -86,7 +86,7 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
         },
       },
       async (request, reply) => {
-        await service.signOut(store, request.caller);
+        await service.signOut(request.store, request.caller);
         setSessionCookie(request, reply, '', 0);
         return { signedOut: true };
       },
@@ -102,7 +102,7 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
           response: { 200: SessionInfo, ...errorResponses(400, 403) },
         },
       },
-      async (request) => service.switchTeam(store, request.caller, request.body.teamId),
+      async (request) => service.switchTeam(request.store, request.caller, request.body.teamId),
     );
 
     app.patch(
@@ -116,8 +116,8 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
         },
       },
       async (request) => {
-        await service.updateProfile(store, request.caller, request.body.name);
-        return service.sessionInfo(store, request.caller, request.caller.credential.csrfToken!);
+        await service.updateProfile(request.store, request.caller, request.body.name);
+        return service.sessionInfo(request.store, request.caller, request.caller.credential.csrfToken!);
       },
     );
 
@@ -132,7 +132,7 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
         },
       },
       async (request) => {
-        await service.changePassword(store, request.caller, request.body, passwordAttempts(budget, request));
+        await service.changePassword(request.store, request.caller, request.body, passwordAttempts(budget, request));
         return { changed: true };
       },
     );

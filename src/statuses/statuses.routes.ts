@@ -2,9 +2,9 @@ import { Type } from 'typebox';
 import type { App, AppDeps } from '../http/app-types.js';
 import { errorResponses } from '../contract/common.js';
 import { TaskStatus } from '../contract/statuses.js';
-import { listStatuses } from './statuses.repository.js';
+import { statusesOf } from './statuses.service.js';
 
-export function statusesRoutes(app: App, { store }: AppDeps): void {
+export function statusesRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/task-statuses',
     {
@@ -14,6 +14,6 @@ export function statusesRoutes(app: App, { store }: AppDeps): void {
         response: { 200: Type.Array(TaskStatus), ...errorResponses() },
       },
     },
-    async (request) => listStatuses(store.db, request.caller.teamId),
+    async (request) => statusesOf(request.store, request.caller),
   );
 }

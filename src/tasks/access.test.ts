@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { insertKey } from '../keys/keys.repository.js';
-import { upsertMember } from '../teams/teams.repository.js';
+import { issueKey as insertKey } from '../keys/keys.service.js';
+import { upsertMember } from '../team/teams.repository.js';
 import { createTestTeam, type Actor } from '../../test/factories.js';
 import { expectError, expectStatus, startTestServer, type TestServer } from '../../test/harness.js';
 
