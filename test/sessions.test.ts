@@ -213,7 +213,7 @@ describe('web sessions', () => {
       const list = expectStatus(await team.owner.api.post('/v1/lists', { name: 'Keep me' }), 201);
       const task = expectStatus(await team.owner.api.post('/v1/tasks', { title: 'Keep me too' }), 201);
       const keyToRevoke = expectStatus(await browser.post('/v1/api-keys', { name: 'keep' }, browser.csrf()), 201);
-      const hashBefore = (await findUser(server.store.db, team.owner.userId))!.password_hash;
+      const hashBefore = (await findUser(server.store.db, team.owner.userId))!.passwordHash;
 
       const snapshot = async () => ({
         lists: expectStatus(await team.owner.api.get('/v1/lists'), 200),
@@ -261,7 +261,7 @@ describe('web sessions', () => {
       }
 
       assert.deepEqual(await snapshot(), before, 'a refused change changed something');
-      assert.equal((await findUser(server.store.db, team.owner.userId))!.password_hash, hashBefore);
+      assert.equal((await findUser(server.store.db, team.owner.userId))!.passwordHash, hashBefore);
       expectStatus(await server.client(keyToRevoke.key).get('/v1/me'), 200);
       assert.ok(browser.sessionToken, 'the cookie must survive refused changes');
 
@@ -405,7 +405,7 @@ describe('web sessions', () => {
   describe('POST /auth/password', () => {
     test('needs the right current password and a new one of at least 8 characters; a refusal changes nothing', async () => {
       const { team, browser } = await signedInOwner(server);
-      const hashBefore = (await findUser(server.store.db, team.owner.userId))!.password_hash;
+      const hashBefore = (await findUser(server.store.db, team.owner.userId))!.passwordHash;
       const change = (body: unknown) => browser.post('/auth/password', body, browser.csrf());
 
       expectError(await change({ currentPassword: 'not my password', newPassword: 'a brand new password' }), 400);
@@ -415,7 +415,7 @@ describe('web sessions', () => {
       expectError(await change({ currentPassword: PASSWORD, newPassword: 'x'.repeat(201) }), 400, /newPassword/);
       expectError(await change({ currentPassword: PASSWORD, newPassword: PASSWORD }), 400);
 
-      assert.equal((await findUser(server.store.db, team.owner.userId))!.password_hash, hashBefore);
+      assert.equal((await findUser(server.store.db, team.owner.userId))!.passwordHash, hashBefore);
       await signIn(server, team.owner.email, PASSWORD);
       expectStatus(await browser.get('/v1/me'), 200);
     });
@@ -458,7 +458,7 @@ describe('web sessions', () => {
       expectError(await api.patch('/auth/profile', { name: 'By key' }), 403);
       expectError(await api.post('/auth/team', { teamId: team.id }), 403);
       expectError(await api.post('/auth/sign-out'), 403);
-      assert.equal((await findUser(server.store.db, team.owner.userId))!.password_hash, null);
+      assert.equal((await findUser(server.store.db, team.owner.userId))!.passwordHash, null);
       assert.equal(expectStatus(await api.get('/v1/me'), 200).user.name, team.owner.name);
     });
   });
@@ -733,8 +733,8 @@ describe('web sessions', () => {
       const other = await team.member();
       await setPassword(server, other, newPassword);
       const otherRow = await findUser(server.store.db, other.userId);
-      assert.match(otherRow!.password_hash ?? '', /^\$argon2id\$/);
-      assert.notEqual(otherRow!.password_hash, row.password_hash);
+      assert.match(otherRow!.passwordHash ?? '', /^\$argon2id\$/);
+      assert.notEqual(otherRow!.passwordHash, row.password_hash);
       await signIn(server, other.email, newPassword);
     });
 
