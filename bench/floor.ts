@@ -12,7 +12,7 @@ import type { Caller } from '../src/caller.js';
 import type { Priority } from '../src/contract/enums.js';
 import { listLists } from '../src/lists/lists.service.js';
 import { openStore } from '../src/storage/database.js';
-import type { TaskFilter } from '../src/tasks/tasks.repository.js';
+import type { TaskFilter } from '../src/tasks/task-query.js';
 import { createTask, getTask, listTasks, updateTask } from '../src/tasks/tasks.service.js';
 
 const store = openStore(process.env.DATABASE_URL!, { poolSize: 10 });

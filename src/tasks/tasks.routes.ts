@@ -4,7 +4,7 @@ import { etagOf } from '../http/etag.js';
 import type { App, AppDeps } from '../http/app-types.js';
 import { errorResponses } from '../contract/common.js';
 import { toId } from '../ids.js';
-import type { TaskFilter } from './tasks.repository.js';
+import type { TaskFilter } from './task-query.js';
 import {
   CreateTaskBody,
   TaskDeleted,

@@ -1,58 +1,84 @@
 /**
  * Tasks: load within the caller's team → authorize by the access rule → validate references
  * against the team → change, and record its realtime event, in one transaction.
+ *
+ * Missing versus forbidden, everywhere in tasks: the repository returns undefined for a task
+ * that is missing or in another team (the two look alike, so no one learns of another team's
+ * tasks), and a row with `accessible: false` for one the caller may not access. The task named
+ * by the path goes through `accessibleTask`: undefined → 404 (`found`), not accessible → 403
+ * (`allowed`). A task named in a body (`parentId`) is checked like the other references in it:
+ * missing, another team's or not accessible alike → 400.
  */
 import type { Caller } from '../caller.js';
+import type {
+  CreateTaskBody,
+  Person,
+  TaskDeleted,
+  TaskDetail,
+  TaskSummary,
+  TaskUpdateResult,
+  UpdateTaskBody,
+} from '../contract/index.js';
 import { checkIfMatch } from '../http/etag.js';
 import { forbidden, invalidInput, notFound } from '../http/errors.js';
-import { byNameThenId, toId } from '../ids.js';
+import { toId } from '../ids.js';
 import { usableLists } from '../lists/lists.repository.js';
 import { findDefaultStatus, findStatus, type TaskStatus } from '../statuses/statuses.repository.js';
 import type { Store } from '../storage/database.js';
-import type { Locked } from '../storage/dialect.js';
-import type { Db, TaskRow } from '../storage/schema.js';
+import type { Db } from '../storage/schema.js';
 import { keepMemberships, membersAmong, nextTaskNumber } from '../team/teams.repository.js';
 import { recordEvent } from '../realtime/outbox.js';
 import { readersOf } from './access.js';
+import { findPage, type TaskFilter } from './task-query.js';
+import * as links from './task-links.repository.js';
 import * as tasks from './tasks.repository.js';
-import type {
-  CreateTaskBody,
-  TaskUpdateResult as ContractTaskUpdateResult,
-  UpdateTaskBody,
-} from '../contract/tasks.js';
-import type { Person, TaskChanges, TaskDetail, TaskFilter, TaskSummary } from './tasks.repository.js';
+import type { ParentRow, TaskChanges } from './tasks.repository.js';
+import {
+  presentDeleted,
+  presentDetail,
+  presentNewTask,
+  presentSummaries,
+  presentUpdateResult,
+  type Versioned,
+} from './tasks.presenter.js';
 
-const taskNotFound = (rawTaskId: string) => notFound(`Task ${rawTaskId} not found.`);
-const noAccess = () => forbidden('You do not have access to this task.');
+/** A task the repository did not return (missing, or in another team) → 404. */
+function found<T>(row: T | undefined, rawTaskId: string): T {
+  if (!row) throw notFound(`Task ${rawTaskId} not found.`);
+  return row;
+}
+
+/** A task the caller may not access → 403. */
+function allowed<T extends { accessible: boolean }>(row: T): T {
+  if (!row.accessible) throw forbidden('You do not have access to this task.');
+  return row;
+}
+
+/** The task the path names, read by `read`, if it exists in the team and the caller may access it. */
+async function accessibleTask<T extends { accessible: boolean }>(
+  rawTaskId: string,
+  read: (taskId: number) => Promise<T | undefined>,
+): Promise<T> {
+  const taskId = toId(rawTaskId);
+  return allowed(found(taskId === null ? undefined : await read(taskId), rawTaskId));
+}
 
 /**
  * The task, if it is in the caller's team and the caller may access it, read under its row lock
  * (`change`, or `delete`) so that checks made on it, If-Match first, still hold when the change
  * commits.
  */
-async function loadTaskForChange(
-  trx: Db,
-  caller: Caller,
-  rawTaskId: string,
-  lock: 'change' | 'delete',
-): Promise<Locked<TaskRow>> {
-  const taskId = toId(rawTaskId);
-  const row = taskId === null ? undefined : await tasks.findTaskLocked(trx, caller, taskId, lock);
-  if (!row) throw taskNotFound(rawTaskId);
-  if (!row.accessible) throw noAccess();
-  return row;
-}
+const loadTaskForChange = (trx: Db, caller: Caller, rawTaskId: string, lock: 'change' | 'delete') =>
+  accessibleTask(rawTaskId, (taskId) => tasks.findTaskLocked(trx, caller, taskId, lock));
 
 export async function listTasks(store: Store, caller: Caller, filter: TaskFilter): Promise<TaskSummary[]> {
-  return tasks.findSummaries(store.db, caller, filter);
+  return presentSummaries(await findPage(store.db, caller, filter));
 }
 
-export async function getTask(store: Store, caller: Caller, rawTaskId: string): Promise<TaskDetail> {
-  const taskId = toId(rawTaskId);
-  const detail = taskId === null ? undefined : await tasks.findDetail(store.db, caller, taskId);
-  if (!detail) throw taskNotFound(rawTaskId);
-  if (detail === 'forbidden') throw noAccess();
-  return detail;
+/** The task's row is read first: its parts are read only once access is known. */
+export async function getTask(store: Store, caller: Caller, rawTaskId: string): Promise<Versioned<TaskDetail>> {
+  const row = await accessibleTask(rawTaskId, (taskId) => tasks.findDetailRow(store.db, caller, taskId));
+  return presentDetail(row, await tasks.findDetailParts(store.db, caller, row));
 }
 
 const unique = <T>(values: readonly T[] = []): T[] => [...new Set(values)];
@@ -94,20 +120,20 @@ async function checkLists(db: Db, caller: Caller, listIds: number[]): Promise<Ma
 }
 
 /** The parent must exist until the new task commits: its lock makes a concurrent delete wait (or come first). */
-async function checkParent(trx: Db, caller: Caller, parentId: number): Promise<TaskDetail['parent']> {
+async function checkParent(trx: Db, caller: Caller, parentId: number): Promise<ParentRow> {
   const id = toId(parentId);
   const parent = id === null ? undefined : await tasks.findTaskLocked(trx, caller, id, 'keep');
   if (!parent?.accessible) {
     throw invalidInput(`parentId ${parentId} is not a task you can access.`);
   }
-  return { id: parent.id, number: parent.number, title: parent.title };
+  return parent;
 }
 
 /**
  * Creates the task and answers its detail from what the checks already read (status, lists,
  * people, parent): a create reads nothing twice and nothing after its commit.
  */
-export async function createTask(store: Store, caller: Caller, input: CreateTaskBody): Promise<TaskDetail> {
+export async function createTask(store: Store, caller: Caller, input: CreateTaskBody): Promise<Versioned<TaskDetail>> {
   const listIds = unique(input.taskListIds);
   const assigneeIds = unique(input.assigneeIds);
   return store.transaction(async (trx) => {
@@ -128,41 +154,28 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
     // Numbering last: in PostgreSQL the counter's row lock is then held for the shortest time.
     const now = new Date().toISOString();
     const row = await tasks.insertTask(trx, {
-      team_id: caller.teamId,
+      teamId: caller.teamId,
       number: await nextTaskNumber(trx, caller.teamId),
       title: input.title,
-      title_search: input.title.toLowerCase(),
       description: input.description ?? null,
       priority: input.priority ?? null,
-      due_date: input.dueDate ?? null,
-      status_id: status.id,
-      parent_id: parent?.id ?? null,
-      created_by: caller.userId,
-      created_at: now,
-      updated_at: now,
+      dueDate: input.dueDate ?? null,
+      statusId: status.id,
+      parentId: parent?.id ?? null,
+      createdBy: caller.userId,
+      createdAt: now,
     });
-    await tasks.attachLists(trx, row.id, listIds);
-    await tasks.addAssignees(trx, row.id, assigneeIds);
+    await links.attachLists(trx, row.id, listIds);
+    await links.addAssignees(trx, row.id, assigneeIds);
     await recordEvent(store, trx, {
       teamId: caller.teamId,
       type: 'task.created',
       data: { taskId: row.id },
       audience: await readersOf(trx, row.id),
     });
-    return tasks.toDetail(row, {
-      status: { id: status.id, name: status.name, color: status.color, isCompleted: status.isCompleted },
-      createdBy: people.get(caller.userId)!,
-      assignees: assignees.sort(byNameThenId),
-      // Every list was checked to be one the caller is a member of, so all are visible to them.
-      taskLists: [...lists].sort(([a], [b]) => a - b).map(([id, name]) => ({ id, name })),
-      parent,
-      subtaskCount: 0,
-    });
+    return presentNewTask(row, { status, createdBy: people.get(caller.userId)!, assignees, lists, parent });
   });
 }
-
-/** The PATCH answer, with the version its ETag comes from. */
-type TaskUpdateResult = ContractTaskUpdateResult & { version: number };
 
 /** Changes only the fields given; `null` clears a nullable field. */
 export async function updateTask(
@@ -171,32 +184,29 @@ export async function updateTask(
   rawTaskId: string,
   patch: UpdateTaskBody,
   ifMatch?: string,
-): Promise<TaskUpdateResult> {
+): Promise<Versioned<TaskUpdateResult>> {
   return store.transaction(async (trx) => {
     const task = await loadTaskForChange(trx, caller, rawTaskId, 'change');
     checkIfMatch(ifMatch, task, 'task');
     const readersBefore = await readersOf(trx, task.id);
     const changes: TaskChanges = {};
-    if (patch.title !== undefined) {
-      changes.title = patch.title;
-      changes.title_search = patch.title.toLowerCase();
-    }
+    if (patch.title !== undefined) changes.title = patch.title;
     if (patch.description !== undefined) changes.description = patch.description;
     if (patch.priority !== undefined) changes.priority = patch.priority;
-    if (patch.dueDate !== undefined) changes.due_date = patch.dueDate;
+    if (patch.dueDate !== undefined) changes.dueDate = patch.dueDate;
     const status = patch.taskStatusId === undefined ? undefined : await checkStatus(trx, caller, patch.taskStatusId);
-    if (status) changes.status_id = status.id;
+    if (status) changes.statusId = status.id;
     const assigneeIds = patch.assigneeIds && unique(patch.assigneeIds);
     if (assigneeIds) assigneesAmong(await keptMembers(trx, caller, assigneeIds), assigneeIds);
     const listIds = patch.taskListIds && unique(patch.taskListIds);
     if (listIds) await checkLists(trx, caller, listIds);
 
-    if (assigneeIds) await tasks.replaceAssignees(trx, task.id, assigneeIds);
+    if (assigneeIds) await links.replaceAssignees(trx, task.id, assigneeIds);
     const nothingGiven = Object.keys(changes).length === 0 && !assigneeIds && !listIds;
     const row = nothingGiven ? task : await tasks.updateTask(trx, task.id, changes);
     // After the task's own change, so new list items copy its priority and completion as they now are.
-    if (listIds) await tasks.replaceUsableLists(trx, caller, task.id, listIds);
-    await tasks.copyToListItems(trx, task.id, { priority: changes.priority, isCompleted: status?.isCompleted });
+    if (listIds) await links.replaceUsableLists(trx, caller, task.id, listIds);
+    await links.copyToListItems(trx, task.id, { priority: changes.priority, isCompleted: status?.isCompleted });
     if (!nothingGiven) {
       // Readers before and after: someone who just lost access learns the task left their view.
       await recordEvent(store, trx, {
@@ -206,16 +216,7 @@ export async function updateTask(
         audience: [...readersBefore, ...(await readersOf(trx, task.id))],
       });
     }
-    return {
-      id: row.id,
-      number: row.number,
-      title: row.title,
-      priority: row.priority,
-      dueDate: row.due_date,
-      taskStatusId: row.status_id,
-      updatedAt: row.updated_at,
-      version: row.version,
-    };
+    return presentUpdateResult(row);
   });
 }
 
@@ -224,7 +225,7 @@ export async function deleteTask(
   caller: Caller,
   rawTaskId: string,
   ifMatch?: string,
-): Promise<{ id: number; number: number; deleted: true }> {
+): Promise<TaskDeleted> {
   return store.transaction(async (trx) => {
     const task = await loadTaskForChange(trx, caller, rawTaskId, 'delete');
     checkIfMatch(ifMatch, task, 'task');
@@ -247,6 +248,6 @@ export async function deleteTask(
         audience: await readersOf(trx, subtaskId),
       });
     }
-    return { id: task.id, number: task.number, deleted: true as const };
+    return presentDeleted(task);
   });
 }

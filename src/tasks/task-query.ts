@@ -1,0 +1,144 @@
+/**
+ * The planner of GET /v1/tasks: where the walk through the team's tasks starts, and the filters
+ * on it. A page of tasks costs a constant number of queries: one for the rows, one for their
+ * assignees, one for their lists.
+ */
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Caller } from '../caller.js';
+import type { Priority } from '../contract/enums.js';
+import type { Person } from '../contract/index.js';
+import type { Db, Tables } from '../storage/schema.js';
+import { canAccess, mayAccessAllOf } from './access.js';
+import { assigneesOf, visibleListsOf, type ListRef } from './task-links.repository.js';
+
+export interface TaskFilter {
+  taskListIds?: number[];
+  assigneeIds?: string[];
+  statusIds?: number[];
+  priorities?: Priority[];
+  isCompleted?: boolean;
+  query?: string;
+  dueDateFrom?: string;
+  dueDateTo?: string;
+  parentId?: number;
+  limit: number;
+}
+
+/** `%`, `_` and `\` in a search match themselves. */
+function likePattern(query: string): string {
+  return `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+type TaskQuery = SelectQueryBuilder<Tables & { t: Tables['tasks'] }, 't', object>;
+
+/**
+ * Where the walk through the team's tasks starts. A single named list or assignee drives it
+ * through its (list_id | user_id, task_id) index, newest first, so it stops at the limit and
+ * its cost follows the rows returned, not the size of the team or of the assignee's history.
+ * CROSS JOIN pins that join order on SQLite (which has no statistics to choose by);
+ * PostgreSQL treats it as an inner join and plans by its statistics. Says which list or
+ * assignee drives the walk, if one does: its rows are then `d`, ordered by `d.task_id`.
+ */
+function walk(db: Db, filter: TaskFilter): { query: TaskQuery; listId?: number; assigneeId?: string } {
+  const [listId, ...moreLists] = filter.taskListIds ?? [];
+  const [assigneeId, ...moreAssignees] = filter.assigneeIds ?? [];
+  if (listId !== undefined && moreLists.length === 0) {
+    const query = db
+      .selectFrom('task_list_items as d')
+      .crossJoin('tasks as t')
+      .whereRef('t.id', '=', 'd.task_id')
+      .where('d.list_id', '=', listId);
+    return { query: query as unknown as TaskQuery, listId };
+  }
+  if (assigneeId !== undefined && moreAssignees.length === 0) {
+    const query = db
+      .selectFrom('task_assignees as d')
+      .crossJoin('tasks as t')
+      .whereRef('t.id', '=', 'd.task_id')
+      .where('d.user_id', '=', assigneeId);
+    return { query: query as unknown as TaskQuery, assigneeId };
+  }
+  // Otherwise the team's tasks newest first (tasks(team_id, id)), or the planner's better index.
+  return { query: db.selectFrom('tasks as t') };
+}
+
+/** The caller's accessible tasks matching every filter, newest first (by id, descending). */
+async function findSummaryRows(db: Db, caller: Caller, filter: TaskFilter) {
+  const start = walk(db, filter);
+  let query = start.query
+    .innerJoin('task_statuses as s', 's.id', 't.status_id')
+    .select([
+      't.id',
+      't.title',
+      't.number',
+      't.priority',
+      't.due_date',
+      't.parent_id',
+      't.created_at',
+      't.updated_at',
+      's.id as status_id',
+      's.name as status_name',
+      's.is_completed',
+    ])
+    .where('t.team_id', '=', caller.teamId)
+    // Checked per row with index probes, while the walk goes newest first and stops at the limit;
+    // walking a list the caller is a member of, once for all of its rows.
+    .where((eb) =>
+      start.listId === undefined
+        ? canAccess(eb, caller.userId)
+        : eb.or([mayAccessAllOf(eb, start.listId, caller.userId), canAccess(eb, caller.userId)]),
+    );
+
+  if (filter.taskListIds?.length && start.listId === undefined) {
+    query = query.where(
+      't.id',
+      'in',
+      db.selectFrom('task_list_items').select('task_id').where('list_id', 'in', filter.taskListIds),
+    );
+  }
+  if (filter.assigneeIds?.length && start.assigneeId === undefined) {
+    query = query.where(
+      't.id',
+      'in',
+      db.selectFrom('task_assignees').select('task_id').where('user_id', 'in', filter.assigneeIds),
+    );
+  }
+  if (filter.statusIds?.length) query = query.where('t.status_id', 'in', filter.statusIds);
+  // Walking one list, priority and completion are read from its index entries (their copies on
+  // task_list_items), so only matching tasks are ever read.
+  const copies = start.listId !== undefined;
+  if (filter.priorities?.length) {
+    query = query.where(sql.ref(copies ? 'd.priority' : 't.priority'), 'in', filter.priorities);
+  }
+  if (filter.isCompleted !== undefined) {
+    query = query.where(sql.ref(copies ? 'd.is_completed' : 's.is_completed'), '=', filter.isCompleted ? 1 : 0);
+  }
+  if (filter.dueDateFrom !== undefined) query = query.where('t.due_date', '>=', filter.dueDateFrom);
+  if (filter.dueDateTo !== undefined) query = query.where('t.due_date', '<=', filter.dueDateTo);
+  if (filter.parentId !== undefined) query = query.where('t.parent_id', '=', filter.parentId);
+  if (filter.query) {
+    query = query.where(sql<boolean>`t.title_search like ${likePattern(filter.query)} escape '\\'`);
+  }
+
+  const driven = start.listId !== undefined || start.assigneeId !== undefined;
+  return query
+    .orderBy(sql.ref(driven ? 'd.task_id' : 't.id'), 'desc')
+    .limit(filter.limit)
+    .execute();
+}
+
+export type SummaryRow = Awaited<ReturnType<typeof findSummaryRows>>[number];
+
+/** A page of GET /v1/tasks as read: its rows, and each row's assignees and visible lists by task id. */
+export interface TaskPage {
+  rows: SummaryRow[];
+  assignees: Map<number, Person[]>;
+  taskLists: Map<number, ListRef[]>;
+}
+
+export async function findPage(db: Db, caller: Caller, filter: TaskFilter): Promise<TaskPage> {
+  const rows = await findSummaryRows(db, caller, filter);
+  const taskIds = rows.map((r) => r.id);
+  const [assignees, taskLists] = await Promise.all([assigneesOf(db, taskIds), visibleListsOf(db, caller, taskIds)]);
+  return { rows, assignees, taskLists };
+}
