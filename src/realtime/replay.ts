@@ -4,7 +4,7 @@
  * (collecting live events aside), so nothing else writes to the stream meanwhile.
  */
 import type { Db } from '../storage/schema.js';
-import { eventsAfter, eventWindow } from './outbox.js';
+import { eventsAfter, eventWindow } from '../changes/outbox.js';
 import type { EventStream } from './stream.js';
 
 /**

@@ -12,7 +12,7 @@ import type { Store } from '../storage/database.js';
 import type { Locked } from '../storage/dialect.js';
 import type { Db, TaskRow } from '../storage/schema.js';
 import { keepMemberships, membersAmong, nextTaskNumber } from '../team/teams.repository.js';
-import { recordEvent } from '../realtime/outbox.js';
+import { recordEvent } from '../changes/outbox.js';
 import { readersOf } from './access.js';
 import * as tasks from './tasks.repository.js';
 import type {
