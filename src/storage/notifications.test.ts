@@ -37,7 +37,7 @@ test(
     ];
     try {
       // A listener hears only what is sent after its LISTEN: keep sending until both have heard.
-      for (const deadline = Date.now() + 5_000; heard.filter((h) => !h.startsWith('other')).length < 2; ) {
+      for (const deadline = Date.now() + 5_000; heard.filter((h) => !h.startsWith('other')).length < 2;) {
         assert.ok(Date.now() < deadline, `not every listener heard the payload: ${JSON.stringify(heard)}`);
         heard.length = 0;
         await notifyListeners(store, 'test_channel', 'hello');
