@@ -17,12 +17,12 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Caller } from '../caller.js';
-import { liveKeyIds } from '../keys/keys.repository.js';
-import { liveSessionTeams } from '../sessions/sessions.repository.js';
-import type { Store } from '../storage/database.js';
 import type { EventBus } from '../changes/bus.js';
 import { eventsAfter, eventWindow, type StoredEvent } from '../changes/outbox.js';
 import type { ChangePublisher } from '../changes/publisher.js';
+import { liveKeyIds } from '../keys/keys.repository.js';
+import { liveSessionTeams } from '../sessions/sessions.repository.js';
+import type { Store } from '../storage/database.js';
 import { startStream } from './replay.js';
 import { EventStream, STALL_MS } from './stream.js';
 
