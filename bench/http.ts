@@ -15,7 +15,6 @@
  * BENCH_NODE_OPTIONS (NODE_OPTIONS for the server only, to measure a Node.js or V8 setting).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -331,7 +330,6 @@ async function explainScenarios(engine: Engine, d: Dataset): Promise<Map<number,
   const store: Store = {
     db,
     dialect: engine,
-    changes: new EventEmitter(),
     transaction: (work) => db.transaction().execute(work),
     close: () => db.destroy(),
   };

@@ -6,6 +6,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { createEventBus } from './changes/bus.js';
+import { committedChanges } from './changes/publisher.js';
 import type { Config } from './config.js';
 import type { Store } from './storage/database.js';
 import { authenticate, SESSION_COOKIE } from './http/auth.js';
@@ -14,19 +16,18 @@ import { registerCors } from './http/cors.js';
 import { AppError } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { LOG_REDACTION } from './http/log-redaction.js';
-import { schedulePeriodic } from './http/periodic.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { answerClientError } from './http/timeouts.js';
 import { validationMessage, validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
+import { housekeepingJobs } from './jobs/housekeeping.js';
+import { Scheduler } from './jobs/scheduler.js';
 import { keysRoutes } from './keys/keys.routes.js';
 import { listsRoutes } from './lists/lists.routes.js';
-import { createEventBus } from './realtime/bus.js';
 import { eventsRoutes } from './realtime/events.routes.js';
 import { DEFAULT_HUB_OPTIONS, EventHub } from './realtime/hub.js';
 import { StreamLimits } from './realtime/stream-limits.js';
-import { pruneExpiredSessions } from './sessions/sessions.repository.js';
 import { sessionRoutes, signInRoute } from './sessions/sessions.routes.js';
 import { statusesRoutes } from './statuses/statuses.routes.js';
 import { teamRoutes } from './team/team.routes.js';
@@ -42,12 +43,9 @@ declare module 'fastify' {
 
 export const API_VERSION = '1.0.0';
 
-/** Expired sessions (and their CSRF tokens) are deleted this often. */
-const SESSION_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
-
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, store } = deps;
-  const hub = new EventHub(store, createEventBus(store, config.databaseUrl), {
+  const hub = new EventHub(store, committedChanges, createEventBus(store, config.databaseUrl), {
     ...DEFAULT_HUB_OPTIONS,
     heartbeatMs: config.eventsHeartbeatSeconds * 1000,
     maxBufferBytes: config.eventsMaxBufferBytes,
@@ -139,11 +137,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerWebApp(app);
 
   signInRoute(rateLimiter.failedAuth)(app, deps);
-  schedulePeriodic(app, {
-    name: 'pruning expired sessions',
-    everyMs: SESSION_PRUNE_INTERVAL_MS,
-    run: () => pruneExpiredSessions(store.db),
-  });
+  // Housekeeping runs while the app does; closing waits for a run in progress, so the store is
+  // closed only after it (http/shutdown.ts closes the store once the app has closed).
+  const scheduler = new Scheduler(housekeepingJobs(store, rateLimiter.counters), app.log);
+  app.addHook('onReady', async () => scheduler.start());
+  app.addHook('onClose', () => scheduler.close());
   // Every POST under /v1 honours Idempotency-Key; such a request's `request.store` is its transaction.
   registerIdempotency(app, store);
   await app.register(async (authenticated) => {

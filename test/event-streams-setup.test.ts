@@ -18,9 +18,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Caller } from '../src/caller.js';
 import { revokeKey } from '../src/keys/keys.repository.js';
-import { createEventBus } from '../src/realtime/bus.js';
+import { createEventBus } from '../src/changes/bus.js';
+import { recordEvent } from '../src/changes/outbox.js';
+import { committedChanges } from '../src/changes/publisher.js';
 import { EventHub } from '../src/realtime/hub.js';
-import { recordEvent } from '../src/realtime/outbox.js';
 import { createTestTeam, type Actor } from './factories.js';
 import { startTestServer, tempDatabase, TEST_STORE, type TempDatabase, type TestServer } from './harness.js';
 import { gatedStore, type ReadGate } from './read-gate.js';
@@ -104,11 +105,10 @@ function callerOf(actor: Actor): Caller {
  */
 async function gatedHub(server: TestServer, databaseUrl: string, people: Actor[]): Promise<GatedHub> {
   const { store, gate } = gatedStore(server.store, 'events');
-  const hub = new EventHub(store, createEventBus(store, databaseUrl), {
+  const hub = new EventHub(store, committedChanges, createEventBus(store, databaseUrl), {
     heartbeatMs: 50,
     recheckMs: 100,
     pollMs: 100,
-    pruneMs: 60_000,
     maxBufferBytes: 1024 * 1024,
   });
   const callers = new Map(people.map((actor) => [actor.key, callerOf(actor)]));

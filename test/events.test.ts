@@ -14,7 +14,8 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { insertKey, revokeKey } from '../src/keys/keys.repository.js';
-import { recordEvent } from '../src/realtime/outbox.js';
+import { pruneEvents, recordEvent } from '../src/changes/outbox.js';
+import { committedChanges } from '../src/changes/publisher.js';
 import { deleteMember, upsertMember } from '../src/team/teams.repository.js';
 import { createTestTeam, type Actor } from './factories.js';
 import { expectStatus, startTestServer, type Client, type Response, type TestServer } from './harness.js';
@@ -115,7 +116,7 @@ async function bulkEvents(
     }
     return { first, last };
   });
-  server.store.changes.emit('events', teamId);
+  committedChanges.publish({ teamId });
   return range;
 }
 
@@ -548,7 +549,7 @@ describe('realtime events (GET /v1/events)', () => {
     assert.equal(await latestSeq(server, team.id), latest);
 
     // Recent events are kept even beyond 1000: all 1100 replay.
-    await server.app.hub.prune();
+    await pruneEvents(server.store.db);
     const all = await openStream(server, m.key, { lastEventId: String(base), label: 'all recent' });
     assertContiguous(all.label, await all.collectUntil((e) => e.id === String(latest), 5_000), base + 1, latest);
     all.close();
@@ -560,7 +561,7 @@ describe('realtime events (GET /v1/events)', () => {
       .set({ created_at: twoHoursAgo })
       .where('team_id', '=', team.id)
       .execute();
-    assert.ok((await server.app.hub.prune()) >= 100);
+    assert.ok((await pruneEvents(server.store.db)) >= 100);
 
     const kept = await openStream(server, m.key, { lastEventId: String(latest - 1_000), label: 'last 1000' });
     const replay = await kept.collectUntil((e) => e.id === String(latest), 5_000);

@@ -86,7 +86,7 @@ class StatementLog implements KyselyPlugin {
     return result;
   }
 
-  /** The statements sent while `work` ran, without the event hub's periodic pruning of the outbox. */
+  /** The statements sent while `work` ran, without the periodic pruning of the outbox. */
   async during<T>(work: () => Promise<T>): Promise<{ result: T; statements: Statement[] }> {
     const start = this.statements.length;
     const result = await work();

@@ -105,7 +105,6 @@ export function gatedStore(store: Store, table: string): { store: Store; gate: R
     store: {
       db,
       dialect: store.dialect,
-      changes: store.changes,
       transaction: (work) => store.transaction(work),
       close: async () => {},
     },

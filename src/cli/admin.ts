@@ -4,11 +4,12 @@
  * line on stderr and a non-zero exit.
  */
 import { parseArgs } from 'node:util';
+import { notifyServers } from '../changes/bus.js';
+import { committedChanges } from '../changes/publisher.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
 import * as keys from '../keys/keys.service.js';
 import * as lists from '../lists/lists.service.js';
-import { notifyServers } from '../realtime/bus.js';
 import * as statuses from '../statuses/statuses.service.js';
 import { openStore, type Store } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
@@ -210,13 +211,13 @@ export async function runAdmin(argv: string[]): Promise<number> {
   }
 
   let store: Store | undefined;
+  // A command that records realtime events (list-member add/remove) wakes the running servers.
+  const changedTeams = new Set<string>();
+  const unsubscribe = committedChanges.subscribe(({ teamId }) => changedTeams.add(teamId));
   try {
     const config = loadConfig();
     store = openStore(config.databaseUrl, { poolSize: 2 });
     await migrateToLatest(store);
-    // A command that records realtime events (list-member add/remove) wakes the running servers.
-    const changedTeams = new Set<string>();
-    store.changes.on('events', (teamId: string) => changedTeams.add(teamId));
     const result = await command.run(store, options);
     for (const teamId of changedTeams) await notifyServers(store, teamId);
     console.log(JSON.stringify(result));
@@ -227,6 +228,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
     else console.error(`admin ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
+    unsubscribe();
     await store?.close();
   }
 }

@@ -3,8 +3,7 @@
  * request's own transaction, so a record becomes visible to other requests only together with the
  * change it describes and its saved response.
  */
-import { sql } from 'kysely';
-import type { DialectName } from '../storage/dialect.js';
+import { isLockTimeout, withLockTimeout, type DialectName } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
 
 /** Whose key it is: the credential (`key:<id>` or `session:<id>`), its team, and the key's HMAC. */
@@ -24,8 +23,6 @@ export type Reservation =
 /** How long a retry waits for a concurrent request with the same key to finish (PostgreSQL). */
 export const CONCURRENT_WAIT_MS = 5_000;
 
-const isLockTimeout = (error: unknown) => (error as { code?: unknown } | null)?.code === '55P03';
-
 /**
  * Reserves the key inside `trx`, or reports the record that already holds it. A record created
  * before `expiredBefore` no longer counts: it is replaced. In PostgreSQL the insert of a key that
@@ -41,35 +38,35 @@ export async function reserve(
   now: Date,
   expiredBefore: Date,
 ): Promise<Reservation> {
-  // Bound the wait on a concurrent holder of the key, for these statements only.
-  if (dialect === 'postgres') await sql`set local lock_timeout = ${sql.lit(`${CONCURRENT_WAIT_MS}ms`)}`.execute(trx);
   let inserted: { created_at: string } | undefined;
   try {
-    await trx
-      .deleteFrom('idempotency_keys')
-      .where('credential', '=', scope.credential)
-      .where('team_id', '=', scope.teamId)
-      .where('key_hash', '=', scope.keyHash)
-      .where('created_at', '<', expiredBefore.toISOString())
-      .execute();
-    inserted = await trx
-      .insertInto('idempotency_keys')
-      .values({
-        credential: scope.credential,
-        team_id: scope.teamId,
-        key_hash: scope.keyHash,
-        fingerprint,
-        response: null,
-        created_at: now.toISOString(),
-      })
-      .onConflict((conflict) => conflict.columns(['credential', 'team_id', 'key_hash']).doNothing())
-      .returning('created_at')
-      .executeTakeFirst();
+    // Bound the wait on a concurrent holder of the key, for these statements only.
+    inserted = await withLockTimeout(trx, dialect, CONCURRENT_WAIT_MS, async () => {
+      await trx
+        .deleteFrom('idempotency_keys')
+        .where('credential', '=', scope.credential)
+        .where('team_id', '=', scope.teamId)
+        .where('key_hash', '=', scope.keyHash)
+        .where('created_at', '<', expiredBefore.toISOString())
+        .execute();
+      return trx
+        .insertInto('idempotency_keys')
+        .values({
+          credential: scope.credential,
+          team_id: scope.teamId,
+          key_hash: scope.keyHash,
+          fingerprint,
+          response: null,
+          created_at: now.toISOString(),
+        })
+        .onConflict((conflict) => conflict.columns(['credential', 'team_id', 'key_hash']).doNothing())
+        .returning('created_at')
+        .executeTakeFirst();
+    });
   } catch (error) {
     if (isLockTimeout(error)) return { kind: 'busy' };
     throw error;
   }
-  if (dialect === 'postgres') await sql`set local lock_timeout to default`.execute(trx);
   if (inserted) return { kind: 'reserved' };
 
   const existing = await trx

@@ -21,15 +21,13 @@ import type { Caller } from '../caller.js';
 import type { Store } from '../storage/database.js';
 import type { App } from './app-types.js';
 import { sessionTokenOf } from './auth.js';
-import { schedulePeriodic } from './periodic.js';
 import { AppError } from './errors.js';
-import { pruneExpired, reserve, saveResponse, type RecordScope, type Reservation } from './idempotency-records.js';
+import { reserve, saveResponse, type RecordScope, type Reservation } from './idempotency-records.js';
 import { IdempotencySeal, type StoredResponse } from './idempotency-seal.js';
 import { openRequestTransaction, storeInTransaction, type RequestTransaction } from './idempotency-transaction.js';
 
 /** How long a key is remembered: a retry within this time replays, later it runs as new. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 /**
  * The longest a keyed request may hold its transaction. Past it the transaction is rolled back
  * (Kysely then refuses any further query on it) and the request answers 503: a stuck request,
@@ -93,11 +91,6 @@ export function registerIdempotency(app: App, store: Store): void {
       request.log.error('idempotent request ended without saving its response; rolled back');
       await entry.transaction.rollback();
     }
-  });
-  schedulePeriodic(app, {
-    name: 'pruning expired idempotency records',
-    everyMs: PRUNE_INTERVAL_MS,
-    run: () => pruneExpired(store.db, new Date(Date.now() - IDEMPOTENCY_TTL_MS)),
   });
 }
 

@@ -162,6 +162,8 @@ export class FailedAuthBudget {
 
 export interface RateLimiter {
   readonly failedAuth: FailedAuthBudget;
+  /** The counters every budget counts in (null when rate limiting is off), for their pruning job. */
+  readonly counters: CounterStore | null;
   /** Adds `authenticate` as `scope`'s onRequest hook, counting each request once it knows who sent it. */
   addAuthenticationHook(scope: App, authenticate: Hook): void;
 }
@@ -172,12 +174,12 @@ export function registerRateLimit(app: App, { store, config }: AppDeps): RateLim
   if (perMinute === 0) {
     return {
       failedAuth: new FailedAuthBudget(null, null),
+      counters: null,
       addAuthenticationHook: (scope, authenticate) => scope.addHook('onRequest', authenticate),
     };
   }
 
   const counters = openCounterStore(store, WINDOW_MS);
-  app.addHook('onClose', () => counters.close());
   const requests = (prefix: string) =>
     new Budget(
       counters,
@@ -215,6 +217,7 @@ export function registerRateLimit(app: App, { store, config }: AppDeps): RateLim
 
   return {
     failedAuth,
+    counters,
     addAuthenticationHook(scope, authenticate) {
       scope.addHook('onRoute', (route) => {
         route.config = { ...route.config, countedByCredential: true };

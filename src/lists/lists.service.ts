@@ -7,7 +7,7 @@ import type { Caller } from '../caller.js';
 import { checkIfMatch } from '../http/etag.js';
 import { forbidden, invalidInput, notFound } from '../http/errors.js';
 import { isUuid, toId } from '../ids.js';
-import { recordEvent, type EventType } from '../realtime/outbox.js';
+import { recordEvent, type EventType } from '../changes/outbox.js';
 import type { Store } from '../storage/database.js';
 import type { Locked } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';

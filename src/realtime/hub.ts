@@ -17,11 +17,12 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Caller } from '../caller.js';
+import type { EventBus } from '../changes/bus.js';
+import { eventsAfter, eventWindow, type StoredEvent } from '../changes/outbox.js';
+import type { ChangePublisher } from '../changes/publisher.js';
 import { liveKeyIds } from '../keys/keys.repository.js';
 import { liveSessionTeams } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
-import type { EventBus } from './bus.js';
-import { eventsAfter, eventWindow, pruneEvents, type StoredEvent } from './outbox.js';
 import { startStream } from './replay.js';
 import { EventStream, STALL_MS } from './stream.js';
 
@@ -31,7 +32,6 @@ export interface HubOptions {
   recheckMs: number;
   /** Safety net for missed wake-ups (another process's NOTIFY lost, say). */
   pollMs: number;
-  pruneMs: number;
   /** Unsent bytes a stream may queue before it is disconnected. */
   maxBufferBytes: number;
 }
@@ -43,7 +43,6 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   heartbeatMs: 20_000,
   recheckMs: 5_000,
   pollMs: 2_000,
-  pruneMs: 60_000,
   maxBufferBytes: 1024 * 1024,
 };
 
@@ -76,14 +75,19 @@ export class EventHub {
   private readonly teams = new Map<string, TeamStreams>();
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
-  private readonly announce = (teamId: string) => this.bus.announce(teamId);
+  private readonly unsubscribe: () => void;
 
+  /**
+   * Subscribes to `changes`: a change committed in this process wakes this hub and, through the
+   * bus, the other processes' hubs; the bus wakes this one for theirs.
+   */
   constructor(
     private readonly store: Store,
+    changes: ChangePublisher,
     private readonly bus: EventBus,
     private readonly options: HubOptions = DEFAULT_HUB_OPTIONS,
   ) {
-    store.changes.on('events', this.announce);
+    this.unsubscribe = changes.subscribe(({ teamId }) => bus.announce(teamId));
     bus.onAnnounce((teamId) => void this.fanOut(teamId));
     const every = (ms: number, task: () => unknown) => {
       const timer = setInterval(() => void Promise.resolve(task()).catch(() => {}), ms);
@@ -95,7 +99,6 @@ export class EventHub {
     every(STALL_MS, () => this.eachLive((stream) => stream.checkBacklog()));
     every(options.recheckMs, () => this.recheckCredentials());
     every(options.pollMs, () => Promise.all([...this.teams.keys()].map((teamId) => this.fanOut(teamId))));
-    every(options.pruneMs, () => this.prune());
   }
 
   /** Open streams on this process, live or being set up. */
@@ -232,10 +235,6 @@ export class EventHub {
     }
   }
 
-  async prune(now = Date.now()): Promise<number> {
-    return pruneEvents(this.store.db, now);
-  }
-
   /**
    * Ends every live stream (clients reconnect elsewhere and resume) and stops the timers. Streams
    * still being set up end by themselves, after their head, once their current step (a query, or
@@ -246,7 +245,7 @@ export class EventHub {
     for (const timer of this.timers) clearInterval(timer);
     this.eachLive((stream) => stream.end());
     this.teams.clear();
-    this.store.changes.off('events', this.announce);
+    this.unsubscribe();
     await this.bus.close();
   }
 }

@@ -3,8 +3,8 @@
  * it missed, read from the outbox. The hub runs this while the stream is still joining its team
  * (collecting live events aside), so nothing else writes to the stream meanwhile.
  */
+import { eventsAfter, eventWindow } from '../changes/outbox.js';
 import type { Db } from '../storage/schema.js';
-import { eventsAfter, eventWindow } from './outbox.js';
 import type { EventStream } from './stream.js';
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Caller } from '../caller.js';
-import type { StoredEvent } from './outbox.js';
+import type { StoredEvent } from '../changes/outbox.js';
 
 /** How long a stream may stay over its output bound, taking nothing, before it counts as stalled. */
 export const STALL_MS = 1_000;

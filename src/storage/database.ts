@@ -2,7 +2,6 @@
  * Opens the store named by DATABASE_URL: embedded SQLite (`sqlite:<path>`) or PostgreSQL
  * (`postgres://…`). Everything above this module sees one `Store` and never the engine.
  */
-import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -24,11 +23,6 @@ import type { Db } from './schema.js';
 export interface Store {
   readonly db: Db;
   readonly dialect: DialectName;
-  /**
-   * Emits `'events'` with a team id after a transaction that recorded realtime events for
-   * that team has committed (see realtime/outbox.ts).
-   */
-  readonly changes: EventEmitter;
   /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
   transaction<T>(work: (trx: Db) => Promise<T>): Promise<T>;
   /**
@@ -165,7 +159,6 @@ function openSqlite(path: string): Store {
   return {
     db,
     dialect: 'sqlite',
-    changes: new EventEmitter(),
     transaction: (work) => runTransaction(db.transaction(), work),
     // One synchronous connection: nothing runs beside the close, so force changes nothing.
     close: () => (closing ??= db.destroy()),
@@ -271,7 +264,6 @@ function openPostgres(connectionString: string, poolSize: number, statementTimeo
   return {
     db,
     dialect: 'postgres',
-    changes: new EventEmitter(),
     // Read committed is enough because every read-check-write locks the rows it reads before it
     // checks them (dialect.ts, lockRows; the team's counters lock the team row), so concurrent
     // writers of a row queue and each sees what the one before it committed.

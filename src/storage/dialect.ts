@@ -102,6 +102,29 @@ export async function readLocked<T>(
   return (await read()) as Locked<T> | undefined;
 }
 
+/**
+ * Runs `work` (statements of the transaction `trx`) waiting at most `ms` for a lock another
+ * transaction holds; past it the waiting statement fails with an error `isLockTimeout` knows, and
+ * the transaction must be rolled back. PostgreSQL: `lock_timeout` for this transaction only, set
+ * back to the default once `work` is done. SQLite waits for no row: `begin immediate` already
+ * holds the database's one write lock.
+ */
+export async function withLockTimeout<T>(
+  trx: Kysely<any>,
+  dialect: DialectName,
+  ms: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (dialect !== 'postgres') return work();
+  await sql`set local lock_timeout = ${sql.lit(`${ms}ms`)}`.execute(trx);
+  const result = await work();
+  await sql`set local lock_timeout to default`.execute(trx);
+  return result;
+}
+
+/** Whether a statement failed because it waited past its lock timeout (see `withLockTimeout`). */
+export const isLockTimeout = (error: unknown) => (error as { code?: unknown } | null)?.code === '55P03';
+
 /** PostgreSQL's int4 range; ids beyond it cannot exist, so lookups skip the query. */
 export { MAX_ID } from '../contract/common.js';
 

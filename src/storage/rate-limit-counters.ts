@@ -2,6 +2,7 @@
  * Request counters for rate limiting, in fixed windows that start at a bucket's first hit.
  * SQLite serves one process, so its counters live in that process's memory; on PostgreSQL every
  * process counts in one table, so a limit is shared rather than multiplied by the processes.
+ * Ended windows are deleted by `prune`, which a housekeeping job runs once a window (jobs/).
  */
 import { sql } from 'kysely';
 import type { Store } from './database.js';
@@ -13,12 +14,17 @@ export interface WindowCount {
 }
 
 export interface CounterStore {
+  /** How long a window lasts. */
+  readonly windowMs: number;
   /** Counts one hit for `bucket` and returns its window (a new window when the last one ended). */
   hit(bucket: string): Promise<WindowCount>;
   /** Takes back one hit counted in the bucket's current window (a reservation that was not needed). */
   refund(bucket: string): Promise<void>;
-  /** Waits for background work (pruning), so the database can close after it. */
-  close(): Promise<void>;
+  /**
+   * Deletes the windows that have ended, so what is kept follows recent clients only. Idempotent:
+   * every process on a PostgreSQL database runs it.
+   */
+  prune(): Promise<void>;
 }
 
 /** Counters for `windowMs`-long windows kept where the store's processes can all see them. */
@@ -26,16 +32,14 @@ export function openCounterStore(store: Store, windowMs: number): CounterStore {
   return store.dialect === 'postgres' ? new PostgresCounters(store, windowMs) : new MemoryCounters(windowMs);
 }
 
-/** One process's counters. Ended windows are dropped once a window, so memory follows recent clients only. */
+/** One process's counters. */
 export class MemoryCounters implements CounterStore {
   private readonly windows = new Map<string, { start: number; hits: number }>();
-  private lastPrune = Date.now();
 
-  constructor(private readonly windowMs: number) {}
+  constructor(readonly windowMs: number) {}
 
   async hit(bucket: string): Promise<WindowCount> {
     const now = Date.now();
-    this.prune(now);
     let window = this.windows.get(bucket);
     if (!window || now - window.start >= this.windowMs) {
       window = { start: now, hits: 0 };
@@ -50,11 +54,8 @@ export class MemoryCounters implements CounterStore {
     if (window && Date.now() - window.start < this.windowMs && window.hits > 0) window.hits -= 1;
   }
 
-  async close(): Promise<void> {}
-
-  private prune(now: number): void {
-    if (now - this.lastPrune < this.windowMs) return;
-    this.lastPrune = now;
+  async prune(): Promise<void> {
+    const now = Date.now();
     for (const [bucket, window] of this.windows) {
       if (now - window.start >= this.windowMs) this.windows.delete(bucket);
     }
@@ -68,16 +69,12 @@ export class MemoryCounters implements CounterStore {
  * clocks differ still agree.
  */
 export class PostgresCounters implements CounterStore {
-  private lastPrune = 0;
-  private pruning: Promise<void> = Promise.resolve();
-
   constructor(
     private readonly store: Store,
-    private readonly windowMs: number,
+    readonly windowMs: number,
   ) {}
 
   async hit(bucket: string): Promise<WindowCount> {
-    this.pruneNow();
     const window = this.interval();
     const { rows } = await sql<{ hits: number; ms_left: number }>`
       insert into rate_limit_counters as c (bucket, window_start, hits) values (${bucket}, now(), 1)
@@ -97,26 +94,12 @@ export class PostgresCounters implements CounterStore {
     `.execute(this.store.db);
   }
 
-  async close(): Promise<void> {
-    await this.pruning;
+  async prune(): Promise<void> {
+    await sql`delete from rate_limit_counters where window_start <= now() - ${this.interval()}`.execute(this.store.db);
   }
 
   /** The window length as an SQL interval literal (a number from the configuration, never user input). */
   private interval() {
     return sql`make_interval(secs => ${sql.lit(this.windowMs / 1000)})`;
-  }
-
-  /** Deletes ended windows at most once a window per process; a failure is retried next time. */
-  private pruneNow(): void {
-    const now = Date.now();
-    if (now - this.lastPrune < this.windowMs) return;
-    this.lastPrune = now;
-    const window = this.interval();
-    this.pruning = sql`delete from rate_limit_counters where window_start <= now() - ${window}`
-      .execute(this.store.db)
-      .then(
-        () => undefined,
-        () => undefined,
-      );
   }
 }

@@ -27,7 +27,7 @@ import { findDefaultStatus, findStatus, type TaskStatus } from '../statuses/stat
 import type { Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
 import { keepMemberships, membersAmong, nextTaskNumber } from '../team/teams.repository.js';
-import { recordEvent } from '../realtime/outbox.js';
+import { recordEvent } from '../changes/outbox.js';
 import { readersOf } from './access.js';
 import { findPage, type TaskFilter } from './task-query.js';
 import * as links from './task-links.repository.js';

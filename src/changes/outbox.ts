@@ -6,6 +6,7 @@
 import { afterCommit, type Store } from '../storage/database.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db } from '../storage/schema.js';
+import { committedChanges } from './publisher.js';
 
 export type EventType =
   | 'taskList.created'
@@ -50,8 +51,11 @@ const insertEvent = prepared((db, p: { teamId: string; seq: number; type: string
     .returning('id'),
 );
 
-/** Writes an event inside the change's transaction; after commit, `store.changes` announces it. */
-export async function recordEvent(store: Store, trx: Db, event: NewEvent): Promise<void> {
+/**
+ * Writes an event inside the change's transaction; once it commits, the publisher announces it.
+ * `_store` is no longer used; it stays until the services' calls drop it.
+ */
+export async function recordEvent(_store: Store, trx: Db, event: NewEvent): Promise<void> {
   // The team row's lock (held to commit) orders a team's events: seq order is commit order.
   const [counter] = await bumpEventCounter(trx, { teamId: event.teamId });
   const seq = counter!.event_counter;
@@ -70,7 +74,7 @@ export async function recordEvent(store: Store, trx: Db, event: NewEvent): Promi
       .values(recipients.map((user_id) => ({ event_id: id, user_id })))
       .execute();
   }
-  afterCommit(trx, () => store.changes.emit('events', event.teamId));
+  afterCommit(trx, () => committedChanges.publish({ teamId: event.teamId }));
 }
 
 /**

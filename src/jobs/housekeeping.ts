@@ -1,0 +1,37 @@
+/**
+ * Every periodic job a server runs, in one list (the scheduler runs them). Each deletes what has
+ * expired, which is idempotent: every process on a PostgreSQL database runs the same jobs, and
+ * two processes deleting the same rows at once both succeed.
+ */
+import { pruneEvents } from '../changes/outbox.js';
+import { pruneExpired } from '../http/idempotency-records.js';
+import { IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
+import { pruneExpiredSessions } from '../sessions/sessions.repository.js';
+import type { Store } from '../storage/database.js';
+import type { CounterStore } from '../storage/rate-limit-counters.js';
+import type { Job } from './scheduler.js';
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+
+/** The jobs for `store`, and for the rate-limit counters when rate limiting is on. */
+export function housekeepingJobs(store: Store, rateLimitCounters: CounterStore | null): Job[] {
+  const jobs: Job[] = [
+    // Often, beside streams resuming from it: the outbox is the table that grows with every change.
+    { name: 'pruning old events', everyMs: MINUTE, run: () => pruneEvents(store.db) },
+    {
+      name: 'pruning expired idempotency records',
+      everyMs: HOUR,
+      run: () => pruneExpired(store.db, new Date(Date.now() - IDEMPOTENCY_TTL_MS)),
+    },
+    { name: 'pruning expired sessions', everyMs: HOUR, run: () => pruneExpiredSessions(store.db) },
+  ];
+  if (rateLimitCounters) {
+    jobs.push({
+      name: 'pruning ended rate-limit windows',
+      everyMs: rateLimitCounters.windowMs,
+      run: () => rateLimitCounters.prune(),
+    });
+  }
+  return jobs;
+}
