@@ -1,12 +1,21 @@
 /** Task lists and their members. */
 import { del, get, patch, post } from './client';
-import type { Member, TaskList } from './types';
+import type {
+  AddListMemberBody,
+  CreateListBody,
+  ListColor,
+  ListMemberRemoved,
+  Member,
+  TaskList,
+  UpdateListBody,
+} from '@contract';
+import type { Static } from 'typebox';
 
 export const fetchLists = () => get<TaskList[]>('/v1/lists');
 export const fetchList = (listId: number) => get<TaskList>(`/v1/lists/${listId}`);
-export const createList = (name: string, color: string) => post<TaskList>('/v1/lists', { name, color });
-export const updateList = (listId: number, change: { name?: string; color?: string }) =>
-  patch<TaskList>(`/v1/lists/${listId}`, change);
+export const createList = (name: string, color: ListColor) =>
+  post<TaskList>('/v1/lists', { name, color } satisfies CreateListBody);
+export const updateList = (listId: number, change: UpdateListBody) => patch<TaskList>(`/v1/lists/${listId}`, change);
 export const archiveList = (listId: number) => post<TaskList>(`/v1/lists/${listId}/archive`);
 export const unarchiveList = (listId: number) => post<TaskList>(`/v1/lists/${listId}/unarchive`);
 
@@ -20,6 +29,6 @@ export const fetchArchivedLists = async () =>
 
 export const fetchListMembers = (listId: number) => get<Member[]>(`/v1/lists/${listId}/members`);
 export const addListMember = (listId: number, userId: string) =>
-  post<Member>(`/v1/lists/${listId}/members`, { userId });
+  post<Member>(`/v1/lists/${listId}/members`, { userId } satisfies AddListMemberBody);
 export const removeListMember = (listId: number, userId: string) =>
-  del<{ removed: boolean }>(`/v1/lists/${listId}/members/${encodeURIComponent(userId)}`);
+  del<Static<typeof ListMemberRemoved>>(`/v1/lists/${listId}/members/${encodeURIComponent(userId)}`);

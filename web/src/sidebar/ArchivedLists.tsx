@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import { unarchiveList } from '../api/lists';
-import type { TaskList } from '../api/types';
+import type { TaskList } from '@contract';
 import { useTeamData } from '../app/team-data';
 import { ColorDot } from '../ui/ColorPicker';
 import { Link } from '../ui/Link';

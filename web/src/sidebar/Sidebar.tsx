@@ -1,7 +1,8 @@
 /** Navigation: My tasks, the caller's lists (live), a new-list form, and the Archived section. */
 import { useState } from 'preact/hooks';
 import { createList } from '../api/lists';
-import type { TaskList } from '../api/types';
+import type { TaskList } from '@contract';
+import type { ListColor } from '@contract/enums';
 import { useTeamData } from '../app/team-data';
 import { ListMembersDialog } from '../lists/ListMembersDialog';
 import { navigate, type Route } from '../lib/router';
@@ -23,7 +24,7 @@ export function Sidebar({ id, route }: Props) {
   const [creating, setCreating] = useState(false);
   const [sharing, setSharing] = useState<TaskList | null>(null);
 
-  const create = async (name: string, color: string) => {
+  const create = async (name: string, color: ListColor) => {
     const list = await createList(name, color);
     reloadLists();
     setCreating(false);

@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useRef } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { fetchArchivedLists, fetchList } from '../api/lists';
-import type { TaskList } from '../api/types';
+import type { TaskList } from '@contract';
 import { useLiveEvent } from '../app/live';
 import { useSession } from '../app/session-context';
 import { useTeamData } from '../app/team-data';
