@@ -345,6 +345,27 @@ else
       assert.equal(body.isArchived, false);
     });
 
+    it('the Archived section shows what the server holds archived, also to a browser that never saw it happen, and stores nothing', async () => {
+      // Archived through the API before this browser (a new context: no storage) ever loaded.
+      const { body: lists } = await workspace.api(workspace.ben, 'GET', '/v1/lists');
+      const research = lists.find((list: any) => list.name === 'Research');
+      assert.equal((await workspace.api(workspace.ben, 'POST', `/v1/lists/${research.id}/archive`)).status, 200);
+      const fresh = await openPage(workspace.ada, 'Rocket');
+      try {
+        await sidebarOf(fresh).getByRole('button', { name: 'Archived (1)' }).click();
+        await visible(sidebarOf(fresh).getByRole('button', { name: 'Unarchive Research' }));
+        assert.equal(await sidebarLink(fresh, 'Research').count(), 0, 'not among the active lists');
+
+        // Unarchived elsewhere, it moves back live.
+        await workspace.api(workspace.ben, 'POST', `/v1/lists/${research.id}/unarchive`);
+        await visible(sidebarLink(fresh, 'Research'));
+        await gone(sidebarOf(fresh).getByRole('button', { name: 'Unarchive Research' }));
+        assert.equal(await fresh.evaluate('localStorage.length'), 0, 'the browser keeps no list of its own');
+      } finally {
+        await fresh.context().close();
+      }
+    });
+
     it('detects a description conflict live and resolves it without losing either text', async () => {
       const task = await taskByTitle(workspace.ada, 'Print posters');
       await ada.goto(`/tasks/${task.id}`);

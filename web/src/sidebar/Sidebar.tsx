@@ -11,7 +11,6 @@ import { Link } from '../ui/Link';
 import { ArchivedLists } from './ArchivedLists';
 import { ListForm } from './ListForm';
 import { SidebarListItem } from './SidebarListItem';
-import { useArchivedLists } from './use-archived-lists';
 
 interface Props {
   id: string;
@@ -20,7 +19,6 @@ interface Props {
 
 export function Sidebar({ id, route }: Props) {
   const { lists, listsError, reloadLists } = useTeamData();
-  const archived = useArchivedLists();
   const [creating, setCreating] = useState(false);
   const [sharing, setSharing] = useState<TaskList | null>(null);
 
@@ -64,12 +62,11 @@ export function Sidebar({ id, route }: Props) {
             list={list}
             current={route.page === 'list' && route.listId === list.id}
             onShare={setSharing}
-            onArchived={(archivedList) => archived.remember(archivedList.id)}
           />
         ))}
       </ul>
 
-      <ArchivedLists lists={archived.lists} onChanged={archived.reload} />
+      <ArchivedLists />
 
       {sharing && <ListMembersDialog list={sharing} onClose={() => setSharing(null)} />}
     </nav>
