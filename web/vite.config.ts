@@ -3,13 +3,19 @@
  * `npm run build` runs `vite build web`; `npm run dev:web` serves it with hot reload and sends
  * API calls to a tasklane on 127.0.0.1:3000 (or TASKLANE_URL).
  */
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { jsBudget } from './build/js-budget.ts';
+import { serverCodeGuard } from './build/server-code-guard.ts';
 
 const apiTarget = process.env.TASKLANE_URL ?? 'http://127.0.0.1:3000';
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  // `@contract` (web/tsconfig.json's `paths`): the API contract in src/contract. The guard below
+  // keeps all but its enumerations out of the bundle.
+  resolve: { tsconfigPaths: true },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -20,6 +26,7 @@ export default defineConfig({
   plugins: [
     // What the first screen downloads, and everything (the markdown chunk is loaded on demand).
     jsBudget({ initialGzipKiB: 35, totalGzipKiB: 100 }),
+    serverCodeGuard({ root, allow: ['src/contract/enums.ts'] }),
   ],
   server: {
     proxy: Object.fromEntries(['/v1', '/auth', '/healthz'].map((path) => [path, { target: apiTarget }])),

@@ -1,25 +1,28 @@
 /** Task lists and their members. */
 import { del, get, patch, post } from './client';
-import type { Member, TaskList } from './types';
+import type {
+  AddListMemberBody,
+  CreateListBody,
+  ListColor,
+  ListMemberRemoved,
+  Member,
+  TaskList,
+  UpdateListBody,
+} from '@contract';
+import type { Static } from 'typebox';
 
 export const fetchLists = () => get<TaskList[]>('/v1/lists');
+/** The caller's archived lists, oldest first (an extension of the API: docs/api.md). */
+export const fetchArchivedLists = () => get<TaskList[]>('/v1/lists', new URLSearchParams({ archived: 'true' }));
 export const fetchList = (listId: number) => get<TaskList>(`/v1/lists/${listId}`);
-export const createList = (name: string, color: string) => post<TaskList>('/v1/lists', { name, color });
-export const updateList = (listId: number, change: { name?: string; color?: string }) =>
-  patch<TaskList>(`/v1/lists/${listId}`, change);
+export const createList = (name: string, color: ListColor) =>
+  post<TaskList>('/v1/lists', { name, color } satisfies CreateListBody);
+export const updateList = (listId: number, change: UpdateListBody) => patch<TaskList>(`/v1/lists/${listId}`, change);
 export const archiveList = (listId: number) => post<TaskList>(`/v1/lists/${listId}/archive`);
 export const unarchiveList = (listId: number) => post<TaskList>(`/v1/lists/${listId}/unarchive`);
 
-/**
- * The caller's archived lists. The server has no such query yet (GET /v1/lists ignores the
- * parameter and answers the non-archived lists), so the answer is filtered: today this finds
- * nothing and the app falls back on the archived lists it has seen (see use-archived-lists).
- */
-export const fetchArchivedLists = async () =>
-  (await get<TaskList[]>('/v1/lists', new URLSearchParams({ archived: 'true' }))).filter((list) => list.isArchived);
-
 export const fetchListMembers = (listId: number) => get<Member[]>(`/v1/lists/${listId}/members`);
 export const addListMember = (listId: number, userId: string) =>
-  post<Member>(`/v1/lists/${listId}/members`, { userId });
+  post<Member>(`/v1/lists/${listId}/members`, { userId } satisfies AddListMemberBody);
 export const removeListMember = (listId: number, userId: string) =>
-  del<{ removed: boolean }>(`/v1/lists/${listId}/members/${encodeURIComponent(userId)}`);
+  del<Static<typeof ListMemberRemoved>>(`/v1/lists/${listId}/members/${encodeURIComponent(userId)}`);

@@ -1,11 +1,23 @@
 /** Sign-in and account endpoints of the web session (outside /v1). */
 import { get, patch, post } from './client';
-import type { SessionInfo } from './types';
+import type {
+  PasswordChanged,
+  PasswordChangeBody,
+  ProfileBody,
+  SessionInfo,
+  SignedOut,
+  SignInBody,
+  SwitchTeamBody,
+} from '@contract';
+import type { Static } from 'typebox';
 
 export const fetchSession = () => get<SessionInfo>('/auth/session');
-export const signIn = (email: string, password: string) => post<SessionInfo>('/auth/sign-in', { email, password });
-export const signOut = () => post<{ signedOut: boolean }>('/auth/sign-out');
-export const switchTeam = (teamId: string) => post<SessionInfo>('/auth/team', { teamId });
-export const updateProfile = (name: string) => patch<SessionInfo>('/auth/profile', { name });
+export const signIn = (email: string, password: string) =>
+  post<SessionInfo>('/auth/sign-in', { email, password } satisfies SignInBody);
+export const signOut = () => post<Static<typeof SignedOut>>('/auth/sign-out');
+export const switchTeam = (teamId: string) =>
+  post<SessionInfo>('/auth/team', { teamId } satisfies Static<typeof SwitchTeamBody>);
+export const updateProfile = (name: string) =>
+  patch<SessionInfo>('/auth/profile', { name } satisfies Static<typeof ProfileBody>);
 export const changePassword = (currentPassword: string, newPassword: string) =>
-  post<{ changed: boolean }>('/auth/password', { currentPassword, newPassword });
+  post<Static<typeof PasswordChanged>>('/auth/password', { currentPassword, newPassword } satisfies PasswordChangeBody);

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { setCsrfToken, whenSessionEnds } from '../api/client';
 import * as sessions from '../api/session';
-import type { SessionInfo } from '../api/types';
+import type { SessionInfo } from '@contract';
 import { SignIn } from '../auth/SignIn';
 import { navigate } from '../lib/router';
 import { TeamPicker } from '../auth/TeamPicker';

@@ -1,7 +1,7 @@
 /** The signed-in session, for every view inside the workspace. */
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { SessionInfo } from '../api/types';
+import type { SessionInfo } from '@contract';
 
 export interface SessionApi {
   session: SessionInfo;

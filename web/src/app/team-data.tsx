@@ -7,7 +7,7 @@ import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useMemo } from 'preact/hooks';
 import { fetchLists } from '../api/lists';
 import { fetchMembers, fetchStatuses } from '../api/team';
-import type { Member, TaskList, TaskStatus } from '../api/types';
+import type { Member, TaskList, TaskStatus } from '@contract';
 import { useAsync } from '../lib/use-async';
 import { useLiveEvent } from './live';
 

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import { signIn } from '../api/session';
-import type { SessionInfo } from '../api/types';
+import type { SessionInfo } from '@contract';
 import { ErrorNote } from '../ui/ErrorNote';
 import { focusOnMount } from '../ui/focus';
 

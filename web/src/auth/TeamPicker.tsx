@@ -1,7 +1,7 @@
 /** For someone in several teams: which team to work in (switchable later from the top bar). */
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
-import type { SessionInfo } from '../api/types';
+import type { SessionInfo } from '@contract';
 import { ErrorNote } from '../ui/ErrorNote';
 
 interface Props {

@@ -1,6 +1,6 @@
 /** The task's subtasks, each with its done box and status, and a line to add another. */
 import { fetchSubtasks } from '../api/tasks';
-import type { TaskDetail } from '../api/types';
+import type { TaskDetail } from '@contract';
 import { useLiveEvent } from '../app/live';
 import { useTeamData } from '../app/team-data';
 import { useAsync } from '../lib/use-async';

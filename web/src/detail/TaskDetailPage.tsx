@@ -1,7 +1,7 @@
 /** Everything about one task, editable, and kept current live. */
 import { messageOf } from '../api/client';
 import { deleteTask, updateTask } from '../api/tasks';
-import type { TaskChange } from '../api/types';
+import type { UpdateTaskBody } from '@contract';
 import { useTeamData } from '../app/team-data';
 import { navigate } from '../lib/router';
 import { useDocumentTitle } from '../lib/use-document-title';
@@ -44,7 +44,7 @@ export function TaskDetailPage({ taskId }: { taskId: number }) {
   const backTo = home ? { href: `/lists/${home.id}`, label: home.name } : { href: '/', label: 'My tasks' };
 
   // Fields other than the description hold one value each: the last choice wins, live for all.
-  const change = async (fields: TaskChange) => {
+  const change = async (fields: UpdateTaskBody) => {
     try {
       await updateTask(taskId, fields);
     } catch (failure) {
@@ -52,7 +52,7 @@ export function TaskDetailPage({ taskId }: { taskId: number }) {
     }
     reload();
   };
-  const onChange = (fields: TaskChange) => void change(fields);
+  const onChange = (fields: UpdateTaskBody) => void change(fields);
 
   const remove = async () => {
     try {

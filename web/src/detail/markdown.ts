@@ -2,10 +2,10 @@
  * CommonMark to safe DOM. Loaded on demand (a dynamic import), so the markdown parser and the
  * sanitiser stay out of the initial bundle.
  *
- * markdown-it's "commonmark" preset follows the spec, raw HTML included; DOMPurify then removes
- * everything that could run code (scripts, event handlers, javascript: URLs, forms, styles).
- * The page's CSP (script-src 'self') is the second wall: even a sanitiser bug runs no inline
- * script.
+ * markdown-it's "commonmark" preset renders strict CommonMark, raw HTML included; DOMPurify
+ * then removes everything that could run code (scripts, event handlers, javascript: URLs, forms,
+ * styles). The page's CSP (script-src 'self') is the second wall: even a sanitiser bug runs no
+ * inline script.
  */
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';

@@ -1,5 +1,5 @@
 /** The list colours the API allows, and how each is drawn. */
-import type { ListColor } from '../api/types';
+import { LIST_COLORS, type ListColor } from '@contract/enums';
 
 const SWATCHES: Record<ListColor, string> = {
   Gray: '#6b7280',
@@ -16,6 +16,11 @@ const SWATCHES: Record<ListColor, string> = {
   Pink: '#db2777',
 };
 
+/** A list's colour arrives as a plain string; a form that sends it back needs one of LIST_COLORS. */
+export function isListColor(color: string): color is ListColor {
+  return (LIST_COLORS as readonly string[]).includes(color);
+}
+
 export function swatchOf(color: string): string {
-  return SWATCHES[color as ListColor] ?? SWATCHES.Gray;
+  return isListColor(color) ? SWATCHES[color] : SWATCHES.Gray;
 }

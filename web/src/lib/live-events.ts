@@ -5,27 +5,10 @@
  * "now", so its first `open` is announced as `sync.required`: whatever changed before (while
  * the page was loading or the stream was down) is fetched again.
  */
+import { CHANGE_EVENT_TYPES, SYNC_REQUIRED, type ChangeEventType } from '@contract/enums';
 
-export type LiveEventType =
-  | 'taskList.created'
-  | 'taskList.updated'
-  | 'taskList.archived'
-  | 'taskList.unarchived'
-  | 'task.created'
-  | 'task.updated'
-  | 'task.deleted'
-  | 'sync.required';
-
-const EVENT_TYPES: LiveEventType[] = [
-  'taskList.created',
-  'taskList.updated',
-  'taskList.archived',
-  'taskList.unarchived',
-  'task.created',
-  'task.updated',
-  'task.deleted',
-  'sync.required',
-];
+export type LiveEventType = ChangeEventType | typeof SYNC_REQUIRED;
+const EVENT_TYPES: readonly LiveEventType[] = [...CHANGE_EVENT_TYPES, SYNC_REQUIRED];
 
 export interface LiveEvent {
   type: LiveEventType;
@@ -61,7 +44,7 @@ export class LiveEvents {
       this.setState('live');
       if (!opened) {
         opened = true;
-        this.emit({ type: 'sync.required' });
+        this.emit({ type: SYNC_REQUIRED });
       }
     };
     source.onerror = () => {

@@ -3,18 +3,16 @@
  * names, so a filtered view is a link that can be shared. Values that could never be valid are
  * dropped when read, so a mangled link shows a view instead of an error.
  */
-import { PRIORITIES } from '../api/types';
+import type { TaskQuery } from '@contract';
+import { PRIORITIES, type Priority } from '@contract/enums';
 
-export interface TaskFilters {
-  query: string;
-  taskStatusId: string[];
-  assigneeId: string[];
-  priority: string[];
+/** The filter parameters of GET /v1/tasks as a form holds them: '' or [] when unset. */
+export type TaskFilters = Required<
+  Pick<TaskQuery, 'query' | 'taskStatusId' | 'assigneeId' | 'priority' | 'dueDateFrom' | 'dueDateTo'>
+> & {
   /** '' for both, 'false' for open tasks only, 'true' for completed only. */
-  isCompleted: '' | 'true' | 'false';
-  dueDateFrom: string;
-  dueDateTo: string;
-}
+  isCompleted: NonNullable<TaskQuery['isCompleted']> | '';
+};
 
 export const NO_FILTERS: TaskFilters = {
   query: '',
@@ -29,7 +27,7 @@ export const NO_FILTERS: TaskFilters = {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DIGITS = /^\d{1,15}$/;
-const unique = (values: string[]) => [...new Set(values)];
+const unique = <T>(values: T[]) => [...new Set(values)];
 
 export function filtersFromSearch(search: string): TaskFilters {
   const params = new URLSearchParams(search);
@@ -42,7 +40,9 @@ export function filtersFromSearch(search: string): TaskFilters {
     query: (params.get('query') ?? '').slice(0, 200),
     taskStatusId: unique(params.getAll('taskStatusId').filter((id) => DIGITS.test(id))),
     assigneeId: unique(params.getAll('assigneeId').filter((id) => UUID.test(id))),
-    priority: unique(params.getAll('priority').filter((p) => (PRIORITIES as readonly string[]).includes(p))),
+    priority: unique(
+      params.getAll('priority').filter((p): p is Priority => (PRIORITIES as readonly string[]).includes(p)),
+    ),
     isCompleted: isCompleted === 'true' || isCompleted === 'false' ? isCompleted : '',
     dueDateFrom: date('dueDateFrom'),
     dueDateTo: date('dueDateTo'),

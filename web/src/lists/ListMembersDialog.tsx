@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import { addListMember, fetchListMembers, removeListMember } from '../api/lists';
-import type { Member, TaskList } from '../api/types';
+import type { Member, TaskList } from '@contract';
 import { useLiveEvent } from '../app/live';
 import { useSession } from '../app/session-context';
 import { useTeamData } from '../app/team-data';

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import { createKey, fetchKeys, revokeKey } from '../api/keys';
-import type { ApiKey } from '../api/types';
+import type { ApiKey } from '@contract';
 import { formatTimestamp } from '../lib/dates';
 import { useAsync } from '../lib/use-async';
 import { ConfirmButton } from '../ui/ConfirmButton';

@@ -1,22 +1,29 @@
-/** The sidebar's Archived section: find an archived list and unarchive it. */
+/**
+ * The sidebar's Archived section: the caller's archived lists (GET /v1/lists?archived=true),
+ * kept current by list events like the lists above it, each with a way to unarchive it.
+ */
+import type { TaskList } from '@contract';
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
-import { unarchiveList } from '../api/lists';
-import type { TaskList } from '../api/types';
+import { fetchArchivedLists, unarchiveList } from '../api/lists';
+import { useLiveEvent } from '../app/live';
 import { useTeamData } from '../app/team-data';
+import { useAsync } from '../lib/use-async';
 import { ColorDot } from '../ui/ColorPicker';
+import { ErrorNote } from '../ui/ErrorNote';
 import { Link } from '../ui/Link';
 import { useNotify } from '../ui/notices';
 
-interface Props {
-  lists: TaskList[];
-  onChanged: () => void;
-}
-
-export function ArchivedLists({ lists, onChanged }: Props) {
+export function ArchivedLists() {
   const [open, setOpen] = useState(false);
   const { reloadLists } = useTeamData();
   const notify = useNotify();
+  const archived = useAsync(fetchArchivedLists, []);
+  const lists = archived.data ?? [];
+
+  useLiveEvent((event) => {
+    if (event.type.startsWith('taskList.') || event.type === 'sync.required') archived.reloadSoon();
+  });
 
   const unarchive = async (list: TaskList) => {
     try {
@@ -26,7 +33,7 @@ export function ArchivedLists({ lists, onChanged }: Props) {
       notify(`Could not unarchive “${list.name}”: ${messageOf(error)}`, 'error');
     }
     reloadLists();
-    onChanged();
+    archived.reload();
   };
 
   return (
@@ -45,9 +52,10 @@ export function ArchivedLists({ lists, onChanged }: Props) {
           Archived ({lists.length})
         </button>
       </h2>
+      {open && <ErrorNote message={archived.error} />}
       {open && (
         <ul id="archived-lists" class="sidebar-lists">
-          {lists.length === 0 && <li class="muted small">No archived lists.</li>}
+          {lists.length === 0 && !archived.error && <li class="muted small">No archived lists.</li>}
           {lists.map((list) => (
             <li key={list.id} class="sidebar-list">
               <Link href={`/lists/${list.id}`} class="nav-item">

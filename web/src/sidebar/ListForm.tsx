@@ -1,6 +1,8 @@
 /** Name and colour of a list: creating one, or renaming and recolouring it. */
+import type { ListColor } from '@contract/enums';
 import { useId, useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
+import { isListColor } from '../lib/colors';
 import { ColorPicker } from '../ui/ColorPicker';
 import { ErrorNote } from '../ui/ErrorNote';
 import { focusOnMount } from '../ui/focus';
@@ -11,13 +13,13 @@ interface Props {
   initialName?: string;
   initialColor?: string;
   submitLabel: string;
-  onSubmit: (name: string, color: string) => Promise<void>;
+  onSubmit: (name: string, color: ListColor) => Promise<void>;
   onCancel: () => void;
 }
 
 export function ListForm({ title, initialName = '', initialColor = 'Green', submitLabel, onSubmit, onCancel }: Props) {
   const [name, setName] = useState(initialName);
-  const [color, setColor] = useState(initialColor);
+  const [color, setColor] = useState<ListColor>(isListColor(initialColor) ? initialColor : 'Green');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();

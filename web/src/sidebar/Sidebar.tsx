@@ -1,7 +1,8 @@
 /** Navigation: My tasks, the caller's lists (live), a new-list form, and the Archived section. */
 import { useState } from 'preact/hooks';
 import { createList } from '../api/lists';
-import type { TaskList } from '../api/types';
+import type { TaskList } from '@contract';
+import type { ListColor } from '@contract/enums';
 import { useTeamData } from '../app/team-data';
 import { ListMembersDialog } from '../lists/ListMembersDialog';
 import { navigate, type Route } from '../lib/router';
@@ -10,7 +11,6 @@ import { Link } from '../ui/Link';
 import { ArchivedLists } from './ArchivedLists';
 import { ListForm } from './ListForm';
 import { SidebarListItem } from './SidebarListItem';
-import { useArchivedLists } from './use-archived-lists';
 
 interface Props {
   id: string;
@@ -19,11 +19,10 @@ interface Props {
 
 export function Sidebar({ id, route }: Props) {
   const { lists, listsError, reloadLists } = useTeamData();
-  const archived = useArchivedLists();
   const [creating, setCreating] = useState(false);
   const [sharing, setSharing] = useState<TaskList | null>(null);
 
-  const create = async (name: string, color: string) => {
+  const create = async (name: string, color: ListColor) => {
     const list = await createList(name, color);
     reloadLists();
     setCreating(false);
@@ -63,12 +62,11 @@ export function Sidebar({ id, route }: Props) {
             list={list}
             current={route.page === 'list' && route.listId === list.id}
             onShare={setSharing}
-            onArchived={(archivedList) => archived.remember(archivedList.id)}
           />
         ))}
       </ul>
 
-      <ArchivedLists lists={archived.lists} onChanged={archived.reload} />
+      <ArchivedLists />
 
       {sharing && <ListMembersDialog list={sharing} onClose={() => setSharing(null)} />}
     </nav>

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import { archiveList, updateList } from '../api/lists';
-import type { TaskList } from '../api/types';
+import type { TaskList } from '@contract';
 import { useTeamData } from '../app/team-data';
 import { ColorDot } from '../ui/ColorPicker';
 import { Link } from '../ui/Link';
@@ -14,10 +14,9 @@ interface Props {
   list: TaskList;
   current: boolean;
   onShare: (list: TaskList) => void;
-  onArchived: (list: TaskList) => void;
 }
 
-export function SidebarListItem({ list, current, onShare, onArchived }: Props) {
+export function SidebarListItem({ list, current, onShare }: Props) {
   const { reloadLists } = useTeamData();
   const notify = useNotify();
   const [editing, setEditing] = useState(false);
@@ -44,7 +43,6 @@ export function SidebarListItem({ list, current, onShare, onArchived }: Props) {
   const archive = async () => {
     try {
       await archiveList(list.id);
-      onArchived(list);
       notify(`Archived “${list.name}”. Find it under Archived.`);
     } catch (error) {
       notify(`Could not archive “${list.name}”: ${messageOf(error)}`, 'error');

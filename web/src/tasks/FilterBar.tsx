@@ -3,7 +3,7 @@
  * shared. On a phone they fold away behind a Filters button (the CSS decides when).
  */
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { PRIORITIES } from '../api/types';
+import { PRIORITIES } from '@contract/enums';
 import { useTeamData } from '../app/team-data';
 import { activeFilterCount, hasFilters, NO_FILTERS, type TaskFilters } from '../lib/task-filters';
 import { CheckboxMenu } from '../ui/CheckboxMenu';

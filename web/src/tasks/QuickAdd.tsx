@@ -1,14 +1,13 @@
 /** One line to add a task to the current view; focus stays for the next one. */
 import { useId, useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
-import { createTask } from '../api/tasks';
-import type { NewTask } from '../api/types';
+import { createTask, type NewTaskDefaults } from '../api/tasks';
 import { ErrorNote } from '../ui/ErrorNote';
 import { focusOnMount } from '../ui/focus';
 
 interface Props {
   /** What makes a new task belong to this view: its list, or the caller as assignee. */
-  defaults: Omit<NewTask, 'title'>;
+  defaults: NewTaskDefaults;
   label?: string;
   placeholder?: string;
   onCreated: () => void;

@@ -1,7 +1,8 @@
 /** One task in a view, every field editable in place, with its subtasks beneath it. */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { NewTask, TaskSummary } from '../api/types';
+import type { TaskSummary } from '@contract';
+import type { NewTaskDefaults } from '../api/tasks';
 import { useTeamData } from '../app/team-data';
 import { Link } from '../ui/Link';
 import { AssigneePicker, DoneCheckbox, DueDateInput, ListPicker, PrioritySelect, StatusSelect } from './fields';
@@ -12,7 +13,7 @@ interface Props {
   task: TaskSummary;
   edit: EditTask;
   /** Defaults every new task of this view gets (the list, or the caller as assignee). */
-  newTaskDefaults: Omit<NewTask, 'title'>;
+  newTaskDefaults: NewTaskDefaults;
   /** A subtask whose parent is not in this view says whose subtask it is. */
   orphan?: boolean;
   onSubtaskCreated: () => void;
@@ -26,7 +27,7 @@ export function TaskRow({ task, edit, newTaskDefaults, orphan, onSubtaskCreated,
 
   // A subtask goes where its parent is: the parent's lists this person can use.
   const parentLists = task.taskLists.map((list) => list.id).filter((id) => lists?.some((list) => list.id === id));
-  const subtaskDefaults: Omit<NewTask, 'title'> = {
+  const subtaskDefaults: NewTaskDefaults = {
     ...newTaskDefaults,
     taskListIds: [...new Set([...(newTaskDefaults.taskListIds ?? []), ...parentLists])],
     parentId: task.id,

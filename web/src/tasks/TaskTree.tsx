@@ -1,12 +1,13 @@
 /** A view's tasks with each subtask under its parent (when the parent is in the view too). */
-import type { NewTask, TaskSummary } from '../api/types';
+import type { TaskSummary } from '@contract';
+import type { NewTaskDefaults } from '../api/tasks';
 import { TaskRow } from './TaskRow';
 import type { EditTask } from './use-task-editing';
 
 interface Props {
   tasks: TaskSummary[];
   edit: EditTask;
-  newTaskDefaults: Omit<NewTask, 'title'>;
+  newTaskDefaults: NewTaskDefaults;
   onSubtaskCreated: () => void;
 }
 

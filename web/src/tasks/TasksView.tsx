@@ -3,8 +3,7 @@
  * tasks themselves, refetched whenever the event stream says a task or list changed.
  */
 import type { ComponentChildren } from 'preact';
-import { fetchTasks } from '../api/tasks';
-import type { NewTask } from '../api/types';
+import { fetchTasks, type NewTaskDefaults } from '../api/tasks';
 import { useLiveEvent } from '../app/live';
 import { navigate, useLocation } from '../lib/router';
 import { filtersFromSearch, hasFilters, NO_FILTERS, searchOfFilters, tasksQuery } from '../lib/task-filters';
@@ -20,7 +19,7 @@ interface Props {
   actions?: ComponentChildren;
   banner?: ComponentChildren;
   scope: { listId?: number; assigneeId?: string };
-  newTaskDefaults: Omit<NewTask, 'title'>;
+  newTaskDefaults: NewTaskDefaults;
   /** False where the view cannot take new tasks (an archived list). */
   canAdd?: boolean;
 }

@@ -2,7 +2,7 @@
  * Applies a change to a task as shown, before the server confirms it, so an edit shows at once.
  * The reload that follows replaces it with the server's truth.
  */
-import type { Member, TaskChange, TaskList, TaskStatus, TaskSummary } from '../api/types';
+import type { Member, UpdateTaskBody, TaskList, TaskStatus, TaskSummary } from '@contract';
 
 export interface Reference {
   statuses: TaskStatus[];
@@ -11,7 +11,7 @@ export interface Reference {
   lists: TaskList[];
 }
 
-export function applyChange(task: TaskSummary, change: TaskChange, reference: Reference): TaskSummary {
+export function applyChange(task: TaskSummary, change: UpdateTaskBody, reference: Reference): TaskSummary {
   const next: TaskSummary = { ...task };
   if (change.title !== undefined) next.title = change.title;
   if (change.priority !== undefined) next.priority = change.priority;

@@ -3,16 +3,16 @@
  * named after the task it edits ("Priority of “Write the spec”"), so they stay distinguishable
  * to assistive technology in a long list.
  */
-import { PRIORITIES, type Priority, type TaskSummary } from '../api/types';
+import type { TaskSummary, UpdateTaskBody } from '@contract';
+import { PRIORITIES, type Priority } from '@contract/enums';
 import { useTeamData } from '../app/team-data';
 import { isOverdue } from '../lib/dates';
 import { CheckboxMenu } from '../ui/CheckboxMenu';
 import { doneStatuses } from './apply-change';
-import type { TaskChange } from '../api/types';
 
 interface FieldProps {
   task: TaskSummary;
-  onChange: (change: TaskChange) => void;
+  onChange: (change: UpdateTaskBody) => void;
 }
 
 const quote = (task: TaskSummary) => `“${task.title}”`;

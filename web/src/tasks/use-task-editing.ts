@@ -2,19 +2,19 @@
 import { useCallback } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import { updateTask } from '../api/tasks';
-import type { TaskChange, TaskSummary } from '../api/types';
+import type { UpdateTaskBody, TaskSummary } from '@contract';
 import { useTeamData } from '../app/team-data';
 import type { Async } from '../lib/use-async';
 import { useNotify } from '../ui/notices';
 import { applyChange } from './apply-change';
 
-export type EditTask = (task: TaskSummary, change: TaskChange) => Promise<void>;
+export type EditTask = (task: TaskSummary, change: UpdateTaskBody) => Promise<void>;
 
 export function useTaskEditing(tasks: Async<TaskSummary[]>): EditTask {
   const { statuses, members, lists } = useTeamData();
   const notify = useNotify();
   return useCallback(
-    async (task: TaskSummary, change: TaskChange) => {
+    async (task: TaskSummary, change: UpdateTaskBody) => {
       const reference = { statuses, members, lists: lists ?? [] };
       const release = tasks.hold();
       tasks.mutate((all) => all.map((t) => (t.id === task.id ? applyChange(t, change, reference) : t)));

@@ -1,11 +1,11 @@
 /** The twelve list colours as a group of radio buttons drawn as swatches (arrow keys move). */
-import { LIST_COLORS } from '../api/types';
+import { LIST_COLORS, type ListColor } from '@contract/enums';
 import { swatchOf } from '../lib/colors';
 
 interface Props {
   name: string;
   value: string;
-  onChange: (color: string) => void;
+  onChange: (color: ListColor) => void;
 }
 
 export function ColorPicker({ name, value, onChange }: Props) {

@@ -1,0 +1,63 @@
+/**
+ * What the browser steps share: the run (workspace, browser, the pages open so far) and the
+ * ways to find things on a page. The steps build on each other, so they share one run.
+ */
+import assert from 'node:assert/strict';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { newContext, unlabelledControls, type Watch } from './browser.js';
+import type { Person, Workspace } from './workspace.js';
+
+export interface WebappRun {
+  workspace: Workspace;
+  browser: Browser;
+  watch: Watch;
+  /** Ada's page, signed in to Rocket by the first step. */
+  ada: Page;
+  /** Ben's page, opened when the teammates' steps begin. */
+  ben: Page;
+  /** The list Ada makes in the sidebar ("Launch", later "Launch 2026"). */
+  launchListId: number;
+}
+
+export const visible = (locator: Locator) => locator.waitFor({ state: 'visible' });
+export const gone = (locator: Locator) => locator.waitFor({ state: 'detached' });
+export const sidebarOf = (page: Page) => page.getByRole('navigation', { name: 'Lists and views' });
+/** A list in the sidebar's main section (not under Archived). */
+export const sidebarLink = (page: Page, name: string) =>
+  page.getByRole('list', { name: 'Your lists' }).getByRole('link', { name, exact: true });
+
+export async function expectLabelled(page: Page, screen: string): Promise<void> {
+  assert.deepEqual(await unlabelledControls(page), [], `controls without an accessible name on ${screen}`);
+}
+
+export async function signIn(page: Page, who: Person, team?: string): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (team) await page.getByRole('button', { name: new RegExp(`^${team}`) }).click();
+  await visible(page.getByRole('heading', { name: 'My tasks' }));
+  await visible(page.locator('.connection-live')); // the event stream is open
+}
+
+/** A signed-in page in a browser context of its own (its own cookies and storage). */
+export async function openPage(
+  run: WebappRun,
+  who: Person,
+  team?: string,
+  viewport?: { width: number; height: number },
+): Promise<Page> {
+  const context = await newContext(run.browser, run.workspace.url, run.watch, viewport);
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  await signIn(page, who, team);
+  return page;
+}
+
+/** The task with exactly this title, as `who` reads it through the API (GET /v1/tasks/{id}). */
+export async function taskByTitle(workspace: Workspace, who: Person, title: string): Promise<any> {
+  const { body } = await workspace.api(who, 'GET', `/v1/tasks?query=${encodeURIComponent(title)}`);
+  const task = body.find((t: any) => t.title === title);
+  assert.ok(task, `no task "${title}" for ${who.name}`);
+  return (await workspace.api(who, 'GET', `/v1/tasks/${task.id}`)).body;
+}
