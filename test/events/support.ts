@@ -20,8 +20,8 @@ export const created = (response: Response) => expectStatus(response, 201);
 export const ok = (response: Response) => expectStatus(response, 200);
 
 /** The server of the event suites: heartbeats every second, so a test can wait for one. */
-export function startEventsServer(env: Record<string, string> = {}): Promise<TestServer> {
-  return startTestServer({ EVENTS_HEARTBEAT_SECONDS: '1', ...env });
+export function startEventsServer(): Promise<TestServer> {
+  return startTestServer({ EVENTS_HEARTBEAT_SECONDS: '1' });
 }
 
 /** Closes whatever streams a test left open, then the server. */
