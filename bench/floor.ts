@@ -9,6 +9,7 @@
  */
 import http from 'node:http';
 import type { Caller } from '../src/caller.js';
+import type { Priority } from '../src/contract/enums.js';
 import { listLists } from '../src/lists/lists.service.js';
 import { openStore } from '../src/storage/database.js';
 import type { TaskFilter } from '../src/tasks/tasks.repository.js';
@@ -29,7 +30,7 @@ function filterOf(params: URLSearchParams): TaskFilter {
     taskListIds: ids('taskListId'),
     assigneeIds: params.has('assigneeId') ? params.getAll('assigneeId') : undefined,
     statusIds: ids('taskStatusId'),
-    priorities: params.has('priority') ? params.getAll('priority') : undefined,
+    priorities: params.has('priority') ? (params.getAll('priority') as Priority[]) : undefined,
     isCompleted: completed === null ? undefined : completed === 'true',
     query: params.get('query') ?? undefined,
     dueDateFrom: params.get('dueDateFrom') ?? undefined,

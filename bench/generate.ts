@@ -26,7 +26,8 @@ import { openStore, type Store } from '../src/storage/database.js';
 import { setSerialHighWater } from '../src/storage/dialect.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import type { Db, TaskListItemsTable } from '../src/storage/schema.js';
-import { createTeam } from '../src/teams/teams.service.js';
+import { createTeam } from '../src/team/team.service.js';
+import { PRIORITIES } from '../src/contract/enums.js';
 import { seededRng } from '../test/random.js';
 
 export const MEMBERS = 50;
@@ -214,7 +215,7 @@ export async function generateDataset(
     const yearStart = Date.UTC(2025, 10, 1);
     const yearMs = 365 * 86_400_000;
     const dueStart = Date.UTC(2026, 0, 1);
-    const priorities = [null, 'low', 'medium', 'high', 'urgent'];
+    const priorities = [null, ...PRIORITIES];
 
     for (let first = 1; first <= total; first += TASKS_PER_TRANSACTION) {
       const last = Math.min(total, first + TASKS_PER_TRANSACTION - 1);

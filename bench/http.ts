@@ -23,6 +23,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Caller } from '../src/caller.js';
+import type { Priority } from '../src/contract/enums.js';
 import { listLists } from '../src/lists/lists.service.js';
 import type { Store } from '../src/storage/database.js';
 import type { Db } from '../src/storage/schema.js';
@@ -341,7 +342,7 @@ async function explainScenarios(engine: Engine, d: Dataset): Promise<Map<number,
   const filter = (p: URLSearchParams) => ({
     taskListIds: p.has('taskListId') ? p.getAll('taskListId').map(Number) : undefined,
     assigneeIds: p.has('assigneeId') ? p.getAll('assigneeId') : undefined,
-    priorities: p.has('priority') ? p.getAll('priority') : undefined,
+    priorities: p.has('priority') ? (p.getAll('priority') as Priority[]) : undefined,
     isCompleted: p.has('isCompleted') ? p.get('isCompleted') === 'true' : undefined,
     query: p.get('query') ?? undefined,
     limit: p.has('limit') ? Number(p.get('limit')) : 1000,

@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from './config.js';
+import type { Store } from './storage/database.js';
 import { authenticate, SESSION_COOKIE } from './http/auth.js';
 import type { App, AppDeps } from './http/app-types.js';
 import { registerCors } from './http/cors.js';
@@ -21,7 +22,6 @@ import { validationMessage, validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
 import { keysRoutes } from './keys/keys.routes.js';
 import { listsRoutes } from './lists/lists.routes.js';
-import { meRoutes } from './me/me.routes.js';
 import { createEventBus } from './realtime/bus.js';
 import { eventsRoutes } from './realtime/events.routes.js';
 import { DEFAULT_HUB_OPTIONS, EventHub } from './realtime/hub.js';
@@ -29,9 +29,9 @@ import { StreamLimits } from './realtime/stream-limits.js';
 import { pruneExpiredSessions } from './sessions/sessions.repository.js';
 import { sessionRoutes, signInRoute } from './sessions/sessions.routes.js';
 import { statusesRoutes } from './statuses/statuses.routes.js';
+import { teamRoutes } from './team/team.routes.js';
 import { isDatabaseUnavailable } from './storage/errors.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
-import { usersRoutes } from './users/users.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,15 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     perProcess: config.eventsMaxStreams,
   });
   /** Every /v1 route module, in one list: grep here to find an endpoint. */
-  const v1Routes = [
-    meRoutes,
-    listsRoutes,
-    statusesRoutes,
-    usersRoutes,
-    tasksRoutes,
-    keysRoutes,
-    eventsRoutes(hub, streamLimits),
-  ];
+  const v1Routes = [teamRoutes, listsRoutes, statusesRoutes, tasksRoutes, keysRoutes, eventsRoutes(hub, streamLimits)];
 
   const app = Fastify({
     logger: { level: config.logLevel, redact: LOG_REDACTION },
@@ -79,6 +71,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     frameworkErrors: handleError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('hub', hub);
+  app.decorateRequest('store', null as unknown as Store);
+  app.addHook('onRequest', async (request) => {
+    request.store = store;
+  });
   // Event streams never end by themselves: end them first, or closing would wait forever.
   app.addHook('preClose', () => hub.close());
 
@@ -148,13 +144,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     everyMs: SESSION_PRUNE_INTERVAL_MS,
     run: () => pruneExpiredSessions(store.db),
   });
-  // Every POST under /v1 honours Idempotency-Key; its routes get a store that joins the request's transaction.
-  const routeDeps = { ...deps, store: registerIdempotency(app, store) };
+  // Every POST under /v1 honours Idempotency-Key; such a request's `request.store` is its transaction.
+  registerIdempotency(app, store);
   await app.register(async (authenticated) => {
     rateLimiter.addAuthenticationHook(authenticated, authenticate(store));
     for (const routes of [...v1Routes, sessionRoutes(rateLimiter.failedAuth)]) {
       // Each module in its own scope, so a module's hooks (sessionRoutes' session check) stay its own.
-      await authenticated.register(async (scope) => routes(scope, routeDeps));
+      await authenticated.register(async (scope) => routes(scope, deps));
     }
   });
 

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes, scrypt } from 'node:crypto';
-import { hashPassword } from '../src/users/passwords.js';
-import { updateUser } from '../src/users/users.repository.js';
+import { hashPassword } from '../src/team/passwords.js';
+import { updateUser } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectError, expectStatus, show, type Response, type TestServer } from './harness.js';
 

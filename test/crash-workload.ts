@@ -5,7 +5,7 @@
  * acknowledged state is exact. A write whose complete 2xx never arrived (the server was killed) is
  * kept as pending: after the restart it must be wholly applied or wholly absent.
  */
-import { LIST_COLORS } from '../src/lists/lists.repository.js';
+import { LIST_COLORS } from '../src/contract/enums.js';
 
 import { seededRng, type Rng } from './random.js';
 const pick = <T>(rng: Rng, values: readonly T[]): T => values[Math.floor(rng() * values.length)]!;

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { insertKey } from '../src/keys/keys.repository.js';
 import type { Store } from '../src/storage/database.js';
 import type { Role } from '../src/storage/schema.js';
-import { upsertMember } from '../src/teams/teams.repository.js';
-import { createTeam } from '../src/teams/teams.service.js';
-import { insertUser } from '../src/users/users.repository.js';
+import { upsertMember } from '../src/team/teams.repository.js';
+import { createTeam } from '../src/team/team.service.js';
+import { insertUser } from '../src/team/users.repository.js';
 import type { Client, TestServer } from './harness.js';
 
 export interface Actor {
@@ -35,7 +35,7 @@ async function addActor(server: TestServer, teamId: string, role: Role, name: st
   const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${randomUUID().slice(0, 8)}@example.test`;
   const user = await insertUser(store.db, { email, name, passwordHash: null });
   await upsertMember(store.db, teamId, user.id, role);
-  const { row, key } = await insertKey(store.db, { teamId, userId: user.id, name: 'test' });
+  const { record: row, key } = await insertKey(store.db, { teamId, userId: user.id, name: 'test' });
   return { userId: user.id, teamId, name, email: user.email, role, key, keyId: row.id, api: server.client(key) };
 }
 

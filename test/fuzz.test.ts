@@ -20,8 +20,8 @@ import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { insertKey } from '../src/keys/keys.repository.js';
 import { insertSession } from '../src/sessions/sessions.repository.js';
-import { hashPassword } from '../src/users/passwords.js';
-import { updateUser } from '../src/users/users.repository.js';
+import { hashPassword } from '../src/team/passwords.js';
+import { updateUser } from '../src/team/users.repository.js';
 import { describeRequest, requestArb, toRawRequest, type FuzzContext, type FuzzRequest } from './fuzz/requests.js';
 import { Ref } from './fuzz/values.js';
 import { expectStatus, startTestServer, TEST_STORE, type TestServer } from './harness.js';
@@ -114,7 +114,7 @@ class Fixture {
       status: world.statusId,
       user: mate.userId,
       team: world.teamId,
-      key: spare.row.id,
+      key: spare.record.id,
       email: owner.email,
       password: WORLD_PASSWORD,
     };

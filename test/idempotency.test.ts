@@ -16,9 +16,9 @@ import { CONCURRENT_WAIT_MS, pruneExpired } from '../src/http/idempotency-record
 import { IdempotencySeal } from '../src/http/idempotency-seal.js';
 import { insertKey } from '../src/keys/keys.repository.js';
 import { addListMember } from '../src/lists/lists.repository.js';
-import { hashPassword } from '../src/users/passwords.js';
-import { insertUser } from '../src/users/users.repository.js';
-import { upsertMember } from '../src/teams/teams.repository.js';
+import { hashPassword } from '../src/team/passwords.js';
+import { insertUser } from '../src/team/users.repository.js';
+import { upsertMember } from '../src/team/teams.repository.js';
 import type { Db } from '../src/storage/schema.js';
 import { createTestTeam, type Team } from './factories.js';
 import {

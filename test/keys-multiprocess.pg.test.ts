@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openStore } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
-import { upsertMember } from '../src/teams/teams.repository.js';
-import { createTeam } from '../src/teams/teams.service.js';
-import { hashPassword } from '../src/users/passwords.js';
-import { insertUser } from '../src/users/users.repository.js';
+import { upsertMember } from '../src/team/teams.repository.js';
+import { createTeam } from '../src/team/team.service.js';
+import { hashPassword } from '../src/team/passwords.js';
+import { insertUser } from '../src/team/users.repository.js';
 import { Client, expectError, expectStatus, tempDatabase, type TempDatabase } from './harness.js';
 import { admin, killAll, serve, TIMEOUT, type Serving } from './processes.js';
 

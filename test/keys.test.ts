@@ -36,8 +36,8 @@ import {
 import { generateApiKey } from '../src/keys/key-format.js';
 import { findKey, insertKey } from '../src/keys/keys.repository.js';
 import { openStore, type Store } from '../src/storage/database.js';
-import { hashPassword } from '../src/users/passwords.js';
-import { updateUser } from '../src/users/users.repository.js';
+import { hashPassword } from '../src/team/passwords.js';
+import { updateUser } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor } from './factories.js';
 import {
   Client,

@@ -17,8 +17,8 @@ import { generateApiKey } from '../src/keys/key-format.js';
 import { insertKey } from '../src/keys/keys.repository.js';
 import { openStore, type Store } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
-import { upsertMember } from '../src/teams/teams.repository.js';
-import { createTeam } from '../src/teams/teams.service.js';
+import { upsertMember } from '../src/team/teams.repository.js';
+import { createTeam } from '../src/team/team.service.js';
 import { tempDatabase, type TempDatabase } from './harness.js';
 import { cliEnv, killAll, runCli, serve, TIMEOUT, type Run, type Serving } from './processes.js';
 

@@ -13,10 +13,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { insertKey } from '../src/keys/keys.repository.js';
 import { openStore, type Store } from '../src/storage/database.js';
-import { upsertMember } from '../src/teams/teams.repository.js';
-import { createTeam } from '../src/teams/teams.service.js';
-import { hashPassword } from '../src/users/passwords.js';
-import { insertUser } from '../src/users/users.repository.js';
+import { upsertMember } from '../src/team/teams.repository.js';
+import { createTeam } from '../src/team/team.service.js';
+import { hashPassword } from '../src/team/passwords.js';
+import { insertUser } from '../src/team/users.repository.js';
 import { Client, show, tempDatabase, type Response, type TempDatabase } from './harness.js';
 import { killAll, serve, TIMEOUT, type Serving } from './processes.js';
 

@@ -16,8 +16,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { hashPassword } from '../src/users/passwords.js';
-import { updateUser } from '../src/users/users.repository.js';
+import { hashPassword } from '../src/team/passwords.js';
+import { updateUser } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor } from './factories.js';
 import { expectError, expectStatus, show, startTestServer, type Response, type TestServer } from './harness.js';
 

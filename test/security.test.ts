@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { insertKey, revokeKey } from '../src/keys/keys.repository.js';
 import { insertSession } from '../src/sessions/sessions.repository.js';
 import { insertStatus } from '../src/statuses/statuses.repository.js';
-import { deleteMember } from '../src/teams/teams.repository.js';
+import { deleteMember } from '../src/team/teams.repository.js';
 import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectError, expectStatus, show, startTestServer, type TestServer } from './harness.js';
 import { errorBodyProblem, rawRequest, showRaw, type RawRequest, type RawResponse } from './raw-request.js';
@@ -91,7 +91,11 @@ async function newKey(
   server: TestServer,
   actor: Actor,
 ): Promise<{ id: string; key: string; api: ReturnType<TestServer['client']> }> {
-  const { row, key } = await insertKey(server.store.db, { teamId: actor.teamId, userId: actor.userId, name: 'extra' });
+  const { record: row, key } = await insertKey(server.store.db, {
+    teamId: actor.teamId,
+    userId: actor.userId,
+    name: 'extra',
+  });
   return { id: row.id, key, api: server.client(key) };
 }
 

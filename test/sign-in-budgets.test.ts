@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { findUser, updateUser } from '../src/users/users.repository.js';
+import { findUser, updateUser } from '../src/team/users.repository.js';
 import { Browser, legacyScryptHash, PASSWORD, signIn, teamWithPassword } from './browser.js';
 import { expectError, expectStatus, startTestServer, type Response, type TestServer } from './harness.js';
 

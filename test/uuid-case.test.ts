@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PASSWORD, setPassword, signIn } from './browser.js';
-import { upsertMember } from '../src/teams/teams.repository.js';
+import { upsertMember } from '../src/team/teams.repository.js';
 import { createTestTeam } from './factories.js';
 import { expectStatus, startTestServer, tempDatabase, type TempDatabase, type TestServer } from './harness.js';
 import { admin } from './processes.js';

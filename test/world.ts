@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { insertKey } from '../src/keys/keys.repository.js';
 import { insertSession } from '../src/sessions/sessions.repository.js';
 import { listStatuses } from '../src/statuses/statuses.repository.js';
-import { hashPassword } from '../src/users/passwords.js';
-import { updateUser } from '../src/users/users.repository.js';
+import { hashPassword } from '../src/team/passwords.js';
+import { updateUser } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectStatus, type TestServer } from './harness.js';
 
@@ -94,7 +94,7 @@ export async function createWorld(server: TestServer): Promise<World> {
     listId: list.id,
     taskId: task.id,
     statusId,
-    spareKeyId: spare.row.id,
+    spareKeyId: spare.record.id,
     listMarker,
     teamMarker,
   };

@@ -10,10 +10,10 @@
 import { randomBytes } from 'node:crypto';
 import { insertKey } from '../../src/keys/keys.repository.js';
 import { openStore } from '../../src/storage/database.js';
-import { upsertMember } from '../../src/teams/teams.repository.js';
-import { createTeam } from '../../src/teams/teams.service.js';
-import { hashPassword } from '../../src/users/passwords.js';
-import { insertUser } from '../../src/users/users.repository.js';
+import { upsertMember } from '../../src/team/teams.repository.js';
+import { createTeam } from '../../src/team/team.service.js';
+import { hashPassword } from '../../src/team/passwords.js';
+import { insertUser } from '../../src/team/users.repository.js';
 import { send } from './client.js';
 import type { Fleet } from './fleet.js';
 import type { Ledger } from './ledger.js';

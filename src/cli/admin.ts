@@ -6,26 +6,17 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
-import { isUuid, toId } from '../ids.js';
-import { ExpiryError, resolveExpiry } from '../keys/key-expiry.js';
-import { findKey, insertKey, revokeKey } from '../keys/keys.repository.js';
-import { findListById, findListLocked } from '../lists/lists.repository.js';
-import { grantListMembership, revokeListMembership } from '../lists/lists.service.js';
+import * as keys from '../keys/keys.service.js';
+import * as lists from '../lists/lists.service.js';
 import { notifyServers } from '../realtime/bus.js';
-import { insertStatus } from '../statuses/statuses.repository.js';
+import * as statuses from '../statuses/statuses.service.js';
 import { openStore, type Store } from '../storage/database.js';
-import type { Locked } from '../storage/dialect.js';
 import { migrateToLatest } from '../storage/migrate.js';
-import type { Db, ListRow, Role } from '../storage/schema.js';
-import { deleteMember, findMembership, findTeam, upsertMember } from '../teams/teams.repository.js';
-import { createTeam } from '../teams/teams.service.js';
-import { hashPassword } from '../users/passwords.js';
-import { findUser, findUserByEmail, insertUser } from '../users/users.repository.js';
+import { ROLES, type Role } from '../contract/enums.js';
+import * as team from '../team/team.service.js';
 
 /** A failure the operator caused: printed as one line, exit code 1. */
 class AdminError extends Error {}
-
-const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
 
 type Options = Record<string, string | boolean | undefined>;
 interface Command {
@@ -40,29 +31,15 @@ const text = (o: Options, name: string): string => String(o[name]);
 const uuidOption = (o: Options, name: string): string => text(o, name).toLowerCase();
 
 async function requireTeam(store: Store, id: string) {
-  const team = isUuid(id) ? await findTeam(store.db, id) : undefined;
-  if (!team) throw new AdminError(`org ${id} not found`);
-  return team;
+  const found = await team.findTeam(store, id);
+  if (!found) throw new AdminError(`org ${id} not found`);
+  return found;
 }
 
 async function requireUser(store: Store, id: string) {
-  const user = isUuid(id) ? await findUser(store.db, id) : undefined;
+  const user = await team.findUser(store, id);
   if (!user) throw new AdminError(`user ${id} not found`);
   return user;
-}
-
-async function requireList(store: Store, raw: string) {
-  const id = /^\d+$/.test(raw) ? toId(raw) : null;
-  const list = id === null ? undefined : await findListById(store.db, id);
-  if (!list) throw new AdminError(`list ${raw} not found`);
-  return list;
-}
-
-/** The list again, under its lock in `trx`, as list membership changes require (lists.service.ts). */
-async function lockList(trx: Db, list: ListRow): Promise<Locked<ListRow>> {
-  const locked = await findListLocked(trx, list.team_id, list.id);
-  if (!locked) throw new AdminError(`list ${list.id} not found`);
-  return locked;
 }
 
 function nonEmpty(value: string, what: string): string {
@@ -70,28 +47,17 @@ function nonEmpty(value: string, what: string): string {
   return value;
 }
 
-/** --expires-in-days / --expires-at → the expiry to store, or null. */
-function keyExpiry(o: Options): string | null {
-  const given = (name: string) => (o[name] === undefined ? undefined : text(o, name));
-  try {
-    return resolveExpiry(
-      { expiresAt: given('expires-at'), expiresInDays: given('expires-in-days') },
-      { expiresAt: '--expires-at', expiresInDays: '--expires-in-days' },
-    );
-  } catch (error) {
-    if (error instanceof ExpiryError) throw new AdminError(error.message);
-    throw error;
-  }
-}
+const EXPIRY_OPTIONS = { expiresAt: '--expires-at', expiresInDays: '--expires-in-days' };
 
+/** Each command checks its options' shape, then calls the service the API uses, so each rule lives once. */
 const COMMANDS: Record<string, Command> = {
   'org create': {
     usage: '--name NAME',
     options: { name: { type: 'string' } },
     required: ['name'],
     async run(store, o) {
-      const team = await store.transaction((trx) => createTeam(trx, nonEmpty(text(o, 'name'), '--name')));
-      return { id: team.id, name: team.name };
+      const created = await store.transaction((trx) => team.createTeam(trx, nonEmpty(text(o, 'name'), '--name')));
+      return { id: created.id, name: created.name };
     },
   },
   'user create': {
@@ -99,16 +65,9 @@ const COMMANDS: Record<string, Command> = {
     options: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } },
     required: ['email', 'name'],
     async run(store, o) {
-      const email = text(o, 'email').trim();
-      if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new AdminError(`"${email}" is not an email address`);
-      if (o.password !== undefined && String(o.password).length < 8) {
-        throw new AdminError('--password must be at least 8 characters long');
-      }
-      const passwordHash = o.password === undefined ? null : await hashPassword(String(o.password));
-      const user = await store.transaction(async (trx) => {
-        if (await findUserByEmail(trx, email)) throw new AdminError(`a user with email ${email} already exists`);
-        return insertUser(trx, { email, name: nonEmpty(text(o, 'name'), '--name'), passwordHash });
-      });
+      const name = nonEmpty(text(o, 'name'), '--name');
+      const password = o.password === undefined ? undefined : String(o.password);
+      const user = await team.createUser(store, { email: text(o, 'email'), name, password });
       return { id: user.id, email: user.email, name: user.name };
     },
   },
@@ -119,10 +78,10 @@ const COMMANDS: Record<string, Command> = {
     async run(store, o) {
       const role = (o.role ?? 'member') as Role;
       if (!ROLES.includes(role)) throw new AdminError(`--role must be one of ${ROLES.join(', ')}`);
-      const team = await requireTeam(store, uuidOption(o, 'org'));
+      const org = await requireTeam(store, uuidOption(o, 'org'));
       const user = await requireUser(store, uuidOption(o, 'user'));
-      await upsertMember(store.db, team.id, user.id, role);
-      return { orgId: team.id, userId: user.id, role };
+      await team.addMember(store, org.id, user.id, role);
+      return { orgId: org.id, userId: user.id, role };
     },
   },
   'member remove': {
@@ -130,10 +89,9 @@ const COMMANDS: Record<string, Command> = {
     options: { org: { type: 'string' }, user: { type: 'string' } },
     required: ['org', 'user'],
     async run(store, o) {
-      const team = await requireTeam(store, uuidOption(o, 'org'));
+      const org = await requireTeam(store, uuidOption(o, 'org'));
       const user = await requireUser(store, uuidOption(o, 'user'));
-      const removed = await store.transaction((trx) => deleteMember(trx, team.id, user.id));
-      if (!removed) throw new AdminError(`user ${user.id} is not a member of org ${team.id}`);
+      await team.removeMember(store, org.id, user.id);
       return { removed: true };
     },
   },
@@ -148,15 +106,13 @@ const COMMANDS: Record<string, Command> = {
     },
     required: ['org', 'user'],
     async run(store, o) {
-      const expiresAt = keyExpiry(o);
-      const team = await requireTeam(store, uuidOption(o, 'org'));
+      const org = await requireTeam(store, uuidOption(o, 'org'));
       const user = await requireUser(store, uuidOption(o, 'user'));
-      if (!(await findMembership(store.db, team.id, user.id))) {
-        throw new AdminError(`user ${user.id} is not a member of org ${team.id}`);
-      }
       const name = o.name === undefined ? 'admin' : nonEmpty(text(o, 'name'), '--name');
-      const { row, key } = await insertKey(store.db, { teamId: team.id, userId: user.id, name, expiresAt });
-      return { id: row.id, key, expiresAt: row.expires_at };
+      const given = (option: string) => (o[option] === undefined ? undefined : text(o, option));
+      const expiry = { expiresAt: given('expires-at'), expiresInDays: given('expires-in-days') };
+      const created = await keys.createKeyFor(store, { teamId: org.id, userId: user.id, name, expiry }, EXPIRY_OPTIONS);
+      return { id: created.id, key: created.key, expiresAt: created.expiresAt };
     },
   },
   'key revoke': {
@@ -164,9 +120,7 @@ const COMMANDS: Record<string, Command> = {
     options: { id: { type: 'string' } },
     required: ['id'],
     async run(store, o) {
-      const id = uuidOption(o, 'id');
-      if (!isUuid(id) || !(await findKey(store.db, id))) throw new AdminError(`key ${id} not found`);
-      if (!(await revokeKey(store.db, id))) throw new AdminError(`key ${id} is already revoked`);
+      await keys.revokeKey(store, uuidOption(o, 'id'));
       return { revoked: true };
     },
   },
@@ -175,9 +129,8 @@ const COMMANDS: Record<string, Command> = {
     options: { list: { type: 'string' }, user: { type: 'string' } },
     required: ['list', 'user'],
     async run(store, o) {
-      const list = await requireList(store, text(o, 'list'));
       const user = await requireUser(store, uuidOption(o, 'user'));
-      await store.transaction(async (trx) => grantListMembership(store, trx, await lockList(trx, list), user.id));
+      const list = await lists.addMemberAsOperator(store, text(o, 'list'), user.id);
       return { listId: list.id, userId: user.id };
     },
   },
@@ -186,9 +139,8 @@ const COMMANDS: Record<string, Command> = {
     options: { list: { type: 'string' }, user: { type: 'string' } },
     required: ['list', 'user'],
     async run(store, o) {
-      const list = await requireList(store, text(o, 'list'));
       const user = await requireUser(store, uuidOption(o, 'user'));
-      await store.transaction(async (trx) => revokeListMembership(store, trx, await lockList(trx, list), user.id));
+      await lists.removeMemberAsOperator(store, text(o, 'list'), user.id);
       return { removed: true };
     },
   },
@@ -204,26 +156,20 @@ const COMMANDS: Record<string, Command> = {
     },
     required: ['org', 'name'],
     async run(store, o) {
-      const team = await requireTeam(store, uuidOption(o, 'org'));
-      const color = o.color === undefined ? null : text(o, 'color');
-      if (color !== null && !/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(color)) {
-        throw new AdminError('--color must be a hex colour such as #22C55E');
-      }
+      const org = await requireTeam(store, uuidOption(o, 'org'));
       let order: number | undefined;
       if (o.order !== undefined) {
         if (!/^-?\d+$/.test(text(o, 'order')))
           throw new AdminError('--order must be a whole number (write a negative one as --order=-1)');
         order = Number(o.order);
       }
-      return store.transaction((trx) =>
-        insertStatus(trx, team.id, {
-          name: nonEmpty(text(o, 'name'), '--name'),
-          color,
-          isDefault: o.default === true,
-          isCompleted: o.completed === true,
-          order,
-        }),
-      );
+      return statuses.createStatus(store, org.id, {
+        name: nonEmpty(text(o, 'name'), '--name'),
+        color: o.color === undefined ? null : text(o, 'color'),
+        isDefault: o.default === true,
+        isCompleted: o.completed === true,
+        order,
+      });
     },
   },
 };

@@ -25,6 +25,14 @@ export interface AppDeps {
 }
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The store this request's route works in: the app's store, or, for a POST with an
+     * Idempotency-Key, the request's own transaction (idempotency-transaction.ts). Routes pass it
+     * to services; they never keep a store of their own.
+     */
+    store: Store;
+  }
   interface FastifyContextConfig {
     /**
      * The spec fixes one message for every 400 of some routes (`Invalid input.`,

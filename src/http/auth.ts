@@ -8,7 +8,8 @@ import { parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../caller.js';
 import { checkApiKey } from '../keys/key-auth.js';
-import { findLiveSession, hashSessionToken } from '../sessions/sessions.repository.js';
+import { hashSecret } from '../secret-hash.js';
+import { findLiveSession } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
 import { forbidden, unauthorized } from './errors.js';
 
@@ -78,7 +79,7 @@ export function authenticate(store: Store) {
         };
       }
     } else if (sessionToken) {
-      const session = await findLiveSession(store.db, hashSessionToken(sessionToken));
+      const session = await findLiveSession(store.db, hashSecret(sessionToken));
       if (session) {
         if (UNSAFE_METHODS.has(request.method)) {
           const sent = request.headers['x-csrf-token'];

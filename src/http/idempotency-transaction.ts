@@ -2,13 +2,11 @@
  * One transaction around a whole request, so that an idempotent POST commits its change and its
  * saved response together, or neither.
  *
- * The request opens the transaction (`openRequestTransaction`) and runs its handler inside
- * `runInRequestTransaction`. Routes keep calling the store they were given, which is the
- * `requestScopedStore` wrapper: within such a request, `store.db` is the open transaction and
- * `store.transaction(work)` runs `work` in a savepoint of it (so a service that throws still
- * undoes its own changes); outside one it is the plain store, untouched.
+ * The request opens the transaction (`openRequestTransaction`) and hands its route the store
+ * `storeInTransaction` makes of it, as `request.store`: there `store.db` is the open transaction
+ * and `store.transaction(work)` runs `work` in a savepoint of it (so a service that throws still
+ * undoes its own changes). Once the transaction has ended it is the plain store again.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'kysely';
 import type { Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
@@ -60,13 +58,6 @@ export function openRequestTransaction(store: Store): Promise<RequestTransaction
   });
 }
 
-const current = new AsyncLocalStorage<RequestTransaction>();
-
-/** Runs `work` (a route handler) so that the request-scoped store uses `transaction`. */
-export function runInRequestTransaction<T>(transaction: RequestTransaction, work: () => T): T {
-  return current.run(transaction, work);
-}
-
 let savepoints = 0;
 
 /** Runs `work` in a savepoint of `trx`: its changes are undone if it throws, as a transaction's would be. */
@@ -84,24 +75,13 @@ async function inSavepoint<T>(trx: Db, work: (trx: Db) => Promise<T>): Promise<T
   return result;
 }
 
-/**
- * The store routes are given: the request's open transaction when there is one, else `store` itself.
- * A proxy, so that whatever else a Store offers (now or later) passes through unchanged.
- */
-export function requestScopedStore(store: Store): Store {
-  const active = () => {
-    const transaction = current.getStore();
-    return transaction?.open ? transaction : undefined;
-  };
-  function transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    const open = active();
-    return open ? inSavepoint(open.trx, work) : store.transaction(work);
-  }
-  return new Proxy(store, {
-    get(target, property) {
-      if (property === 'db') return active()?.trx ?? target.db;
-      if (property === 'transaction') return transaction;
-      return Reflect.get(target, property, target);
+/** The store a keyed request's route is given (as `request.store`): its transaction while it is open. */
+export function storeInTransaction(store: Store, transaction: RequestTransaction): Store {
+  return {
+    ...store,
+    get db() {
+      return transaction.open ? transaction.trx : store.db;
     },
-  });
+    transaction: (work) => (transaction.open ? inSavepoint(transaction.trx, work) : store.transaction(work)),
+  };
 }

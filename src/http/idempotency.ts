@@ -25,12 +25,7 @@ import { schedulePeriodic } from './periodic.js';
 import { AppError } from './errors.js';
 import { pruneExpired, reserve, saveResponse, type RecordScope, type Reservation } from './idempotency-records.js';
 import { IdempotencySeal, type StoredResponse } from './idempotency-seal.js';
-import {
-  openRequestTransaction,
-  requestScopedStore,
-  runInRequestTransaction,
-  type RequestTransaction,
-} from './idempotency-transaction.js';
+import { openRequestTransaction, storeInTransaction, type RequestTransaction } from './idempotency-transaction.js';
 
 /** How long a key is remembered: a retry within this time replays, later it runs as new. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -81,10 +76,10 @@ export function takesIdempotencyKey(route: Pick<RouteOptions, 'method' | 'url'>)
 }
 
 /**
- * Adds Idempotency-Key handling to every POST under /v1 registered after this call, and returns
- * the store those routes must be given (it joins the request's transaction).
+ * Adds Idempotency-Key handling to every POST under /v1 registered after this call. A keyed
+ * request's route finds the request's transaction as `request.store`.
  */
-export function registerIdempotency(app: App, store: Store): Store {
+export function registerIdempotency(app: App, store: Store): void {
   app.addHook('onRoute', (route) => {
     if (!takesIdempotencyKey(route)) return;
     route.preValidation = [...asArray(route.preValidation), claimKey];
@@ -104,7 +99,6 @@ export function registerIdempotency(app: App, store: Store): Store {
     everyMs: PRUNE_INTERVAL_MS,
     run: () => pruneExpired(store.db, new Date(Date.now() - IDEMPOTENCY_TTL_MS)),
   });
-  return requestScopedStore(store);
 }
 
 const asArray = <T>(value: T | T[] | undefined): T[] =>
@@ -179,7 +173,8 @@ function idempotentHandler(store: Store, handler: RouteHandlerMethod): RouteHand
     running.set(request, entry);
     // Not awaited here: a handler that returns `reply` settles only once the response is out,
     // which is after onSend (finish) has ended the transaction.
-    return runInRequestTransaction(transaction, () => handler.call(this as never, request, reply));
+    request.store = storeInTransaction(store, transaction);
+    return handler.call(this as never, request, reply);
   };
 }
 

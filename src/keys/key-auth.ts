@@ -11,7 +11,8 @@
  *
  * Nothing is cached, so a revoked or expired key is refused on the next request in every process.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { hashSecret } from '../secret-hash.js';
 import type { Db } from '../storage/schema.js';
 import { keyShape } from './key-format.js';
 import { findLiveKeyOwner, hasExpired, touchKey, type KeyOwner } from './keys.repository.js';
@@ -30,8 +31,9 @@ export type KeyCheck = { owner: KeyOwner; refusal?: undefined } | { owner?: unde
 export async function checkApiKey(db: Db, key: string, now = Date.now()): Promise<KeyCheck> {
   if (keyShape(key) === 'malformed') return { refusal: MALFORMED_KEY_MESSAGE };
 
-  const presented = createHash('sha256').update(key).digest();
-  const owner = await findLiveKeyOwner(db, presented.toString('hex'));
+  const presentedHash = hashSecret(key);
+  const presented = Buffer.from(presentedHash, 'hex');
+  const owner = await findLiveKeyOwner(db, presentedHash);
   const stored = owner ? Buffer.from(owner.secretHash, 'hex') : undefined;
   if (!owner || !stored || stored.length !== presented.length || !timingSafeEqual(stored, presented)) {
     return { refusal: UNKNOWN_KEY_MESSAGE };

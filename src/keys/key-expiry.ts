@@ -4,7 +4,9 @@
  * values compare as text in SQL on both stores.
  */
 
-export const MAX_EXPIRY_DAYS = 3650;
+import { MAX_EXPIRY_DAYS } from '../contract/keys.js';
+
+export { MAX_EXPIRY_DAYS };
 const DAY_MS = 86_400_000;
 /** A date with a time and an explicit zone: `2026-12-31T23:59:59Z`, `…+02:00`, fractions allowed. */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

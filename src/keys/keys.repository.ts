@@ -1,18 +1,38 @@
 /** api_keys: creation, lookup by hash, use, revocation, expiry and listings. Keys are stored only as sha256. */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { hashSecret } from '../secret-hash.js';
 import { prepared } from '../storage/prepared.js';
 import type { ApiKeyRow, Db, Role } from '../storage/schema.js';
 import { generateApiKey } from './key-format.js';
 
-/** sha256 of the whole key, hex: the only form in which a key is stored (see key-format.ts). */
-export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+/** A key as the rest of the code sees it: never its hash. */
+export interface KeyRecord {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  /** ISO timestamp, or null for a key that never expires. */
+  expiresAt: string | null;
+}
+
+function toKeyRecord(
+  row: Pick<ApiKeyRow, 'id' | 'name' | 'prefix' | 'created_at' | 'last_used_at' | 'expires_at'>,
+): KeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    expiresAt: row.expires_at,
+  };
 }
 
 export async function insertKey(
   db: Db,
   input: { teamId: string; userId: string; name: string; expiresAt?: string | null },
-): Promise<{ row: ApiKeyRow; key: string }> {
+): Promise<{ record: KeyRecord; key: string }> {
   const { key, displayPrefix } = generateApiKey();
   const row: ApiKeyRow = {
     id: randomUUID(),
@@ -20,14 +40,14 @@ export async function insertKey(
     user_id: input.userId,
     name: input.name,
     prefix: displayPrefix,
-    secret_hash: hashKey(key),
+    secret_hash: hashSecret(key),
     created_at: new Date().toISOString(),
     last_used_at: null,
     revoked_at: null,
     expires_at: input.expiresAt ?? null,
   };
   await db.insertInto('api_keys').values(row).execute();
-  return { row, key };
+  return { record: toKeyRecord(row), key };
 }
 
 export interface KeyOwner {
@@ -107,21 +127,12 @@ export async function liveKeyIds(db: Db, keyIds: readonly string[], now = new Da
   return new Set(rows.map((r) => r.id));
 }
 
-export interface KeySummary {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-}
-
 /** True once a key's expiry has passed. */
 export const hasExpired = (expiresAt: string | null, now: number): boolean =>
   expiresAt !== null && Date.parse(expiresAt) <= now;
 
 /** The user's unrevoked keys in a team (expired ones too, so they can be seen and revoked), newest first. */
-export async function keysOf(db: Db, teamId: string, userId: string): Promise<KeySummary[]> {
+export async function keysOf(db: Db, teamId: string, userId: string): Promise<KeyRecord[]> {
   const rows = await db
     .selectFrom('api_keys')
     .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
@@ -131,12 +142,5 @@ export async function keysOf(db: Db, teamId: string, userId: string): Promise<Ke
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    prefix: r.prefix,
-    createdAt: r.created_at,
-    lastUsedAt: r.last_used_at,
-    expiresAt: r.expires_at,
-  }));
+  return rows.map(toKeyRecord);
 }

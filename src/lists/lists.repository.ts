@@ -1,44 +1,40 @@
 import { byNameThenId } from '../ids.js';
 import { readLocked, type Locked } from '../storage/dialect.js';
-import type { Db, ListRow, Role } from '../storage/schema.js';
+import type { Member } from '../contract/team.js';
+import type { Db, ListRow } from '../storage/schema.js';
 
-export const LIST_COLORS = [
-  'Gray',
-  'Red',
-  'Orange',
-  'Yellow',
-  'Amber',
-  'Lime',
-  'Green',
-  'Teal',
-  'Sky',
-  'Blue',
-  'Purple',
-  'Pink',
-] as const;
-export type ListColor = (typeof LIST_COLORS)[number];
-
-export interface TaskList {
+/** A list as the rest of the code sees it; `version` is the basis of its ETag. */
+export interface ListRecord {
   id: number;
+  teamId: string;
   name: string;
   color: string;
   isArchived: boolean;
-  /** Internal: the basis of the ETag; response schemas leave it out. */
   version: number;
 }
 
-export function rowToList(row: Pick<ListRow, 'id' | 'name' | 'color' | 'is_archived' | 'version'>): TaskList {
-  return { id: row.id, name: row.name, color: row.color, isArchived: Boolean(row.is_archived), version: row.version };
+type ListColumns = Pick<ListRow, 'id' | 'team_id' | 'name' | 'color' | 'is_archived' | 'version'>;
+
+function toListRecord(row: ListColumns): ListRecord {
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    name: row.name,
+    color: row.color,
+    isArchived: Boolean(row.is_archived),
+    version: row.version,
+  };
 }
 
 /** A list of this team, or undefined: another team's list is indistinguishable from a missing one. */
-export async function findList(db: Db, teamId: string, listId: number): Promise<ListRow | undefined> {
-  return db
+export async function findList(db: Db, teamId: string, listId: number): Promise<ListRecord | undefined> {
+  const row = await db
     .selectFrom('task_lists')
     .selectAll()
     .where('id', '=', listId)
     .where('team_id', '=', teamId)
     .executeTakeFirst();
+  return row && toListRecord(row);
 }
 
 /**
@@ -46,7 +42,7 @@ export async function findList(db: Db, teamId: string, listId: number): Promise<
  * list, its archive state or its members begins. A concurrent change of the same list waits
  * here, then reads what the one before it committed.
  */
-export async function findListLocked(trx: Db, teamId: string, listId: number): Promise<Locked<ListRow> | undefined> {
+export async function findListLocked(trx: Db, teamId: string, listId: number): Promise<Locked<ListRecord> | undefined> {
   const row = trx.selectFrom('task_lists').select('id').where('id', '=', listId).where('team_id', '=', teamId);
   return readLocked(trx, row, 'change', () => findList(trx, teamId, listId));
 }
@@ -62,17 +58,17 @@ export async function isListMember(db: Db, listId: number, userId: string): Prom
 }
 
 /** The user's lists in the team that are (not) archived, oldest first. */
-export async function listsOfMember(db: Db, teamId: string, userId: string, archived = false): Promise<TaskList[]> {
+export async function listsOfMember(db: Db, teamId: string, userId: string, archived = false): Promise<ListRecord[]> {
   const rows = await db
     .selectFrom('list_members as m')
     .innerJoin('task_lists as l', 'l.id', 'm.list_id')
-    .select(['l.id', 'l.name', 'l.color', 'l.is_archived', 'l.version'])
+    .select(['l.id', 'l.team_id', 'l.name', 'l.color', 'l.is_archived', 'l.version'])
     .where('m.user_id', '=', userId)
     .where('l.team_id', '=', teamId)
     .where('l.is_archived', '=', archived ? 1 : 0)
     .orderBy('l.id')
     .execute();
-  return rows.map(rowToList);
+  return rows.map(toListRecord);
 }
 
 /** Of the given list ids, those of the team that the user is a member of and that are not archived. */
@@ -100,9 +96,9 @@ export async function usableLists(
 export async function insertList(
   db: Db,
   input: { teamId: string; name: string; color: string; createdBy: string },
-): Promise<ListRow> {
+): Promise<ListRecord> {
   const now = new Date().toISOString();
-  return db
+  const row = await db
     .insertInto('task_lists')
     .values({
       team_id: input.teamId,
@@ -114,28 +110,31 @@ export async function insertList(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  return toListRecord(row);
 }
 
-/** Applies the given changes and bumps the version; returns the row as it now is. */
+/** Applies the given changes and bumps the version; returns the list as it now is. */
 export async function updateList(
   db: Db,
   listId: number,
-  changes: { name?: string; color?: string; is_archived?: number },
-): Promise<ListRow> {
-  return db
+  changes: { name?: string; color?: string; isArchived?: boolean },
+): Promise<ListRecord> {
+  const { isArchived, ...columns } = changes;
+  const row = await db
     .updateTable('task_lists')
-    .set((eb) => ({ ...changes, updated_at: new Date().toISOString(), version: eb('version', '+', 1) }))
+    .set((eb) => ({
+      ...columns,
+      ...(isArchived !== undefined && { is_archived: isArchived ? 1 : 0 }),
+      updated_at: new Date().toISOString(),
+      version: eb('version', '+', 1),
+    }))
     .where('id', '=', listId)
     .returningAll()
     .executeTakeFirstOrThrow();
+  return toListRecord(row);
 }
 
-export interface ListMember {
-  id: string;
-  name: string;
-  email: string;
-  role: Role;
-}
+export type ListMember = Member;
 
 /** Members of a list with their role in the team, by name. */
 export async function membersOfList(db: Db, teamId: string, listId: number): Promise<ListMember[]> {
@@ -180,8 +179,9 @@ export async function countListMembers(db: Db, listId: number): Promise<number> 
 }
 
 /** Any team's list by id: for the operator's `admin` commands only, never for API callers. */
-export async function findListById(db: Db, listId: number): Promise<ListRow | undefined> {
-  return db.selectFrom('task_lists').selectAll().where('id', '=', listId).executeTakeFirst();
+export async function findListById(db: Db, listId: number): Promise<ListRecord | undefined> {
+  const row = await db.selectFrom('task_lists').selectAll().where('id', '=', listId).executeTakeFirst();
+  return row && toListRecord(row);
 }
 
 /** Ids of the list's members: the audience of its realtime events. */

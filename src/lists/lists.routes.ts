@@ -1,47 +1,42 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { etagOf } from '../http/etag.js';
-import type { TaskList } from './lists.repository.js';
+import type { VersionedList as ListWithVersion } from './lists.service.js';
 import type { App, AppDeps } from '../http/app-types.js';
-import { errorResponses } from '../http/schemas.js';
-import { Member } from '../users/users.routes.js';
+import { errorResponses } from '../contract/common.js';
+import { Member } from '../contract/team.js';
 import {
   AddListMemberBody,
   CreateListBody,
   ListIdParams,
   ListMemberParams,
-  TaskListBody,
+  ListMemberRemoved,
+  ListsQuery,
+  TaskList,
   UpdateListBody,
-} from './lists.schemas.js';
+} from '../contract/lists.js';
 import * as service from './lists.service.js';
 
 const tags = ['Task lists'];
 
 /** Sends the list's ETag with it, for conditional requests. */
-function withEtag(reply: FastifyReply, list: TaskList): TaskList {
+function withEtag(reply: FastifyReply, list: ListWithVersion): ListWithVersion {
   reply.header('etag', etagOf(list.version));
   return list;
 }
 
-export function listsRoutes(app: App, { store }: AppDeps): void {
+export function listsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/lists',
     {
       schema: {
         summary: "The caller's non-archived lists, oldest first (archived=true: their archived lists, an extension)",
         tags,
-        querystring: Type.Object(
-          {
-            archived: Type.Optional(
-              Type.String({ enum: ['true', 'false'], errorMessage: 'archived must be true or false.' }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Type.Array(TaskListBody), ...errorResponses(400) },
+        querystring: ListsQuery,
+        response: { 200: Type.Array(TaskList), ...errorResponses(400) },
       },
     },
-    async (request) => service.listLists(store, request.caller, request.query.archived === 'true'),
+    async (request) => service.listLists(request.store, request.caller, request.query.archived === 'true'),
   );
 
   app.post(
@@ -52,11 +47,11 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         summary: 'Create a list; the caller becomes its first member',
         tags,
         body: CreateListBody,
-        response: { 201: TaskListBody, ...errorResponses(400) },
+        response: { 201: TaskList, ...errorResponses(400) },
       },
     },
     async (request, reply) =>
-      reply.code(201).send(withEtag(reply, await service.createList(store, request.caller, request.body))),
+      reply.code(201).send(withEtag(reply, await service.createList(request.store, request.caller, request.body))),
   );
 
   app.get(
@@ -67,10 +62,11 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         summary: 'One list the caller is a member of (archived lists too)',
         tags,
         params: ListIdParams,
-        response: { 200: TaskListBody, ...errorResponses(400, 403, 404) },
+        response: { 200: TaskList, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request, reply) => withEtag(reply, await service.getList(store, request.caller, request.params.listId)),
+    async (request, reply) =>
+      withEtag(reply, await service.getList(request.store, request.caller, request.params.listId)),
   );
 
   app.patch(
@@ -81,14 +77,14 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         tags,
         params: ListIdParams,
         body: UpdateListBody,
-        response: { 200: TaskListBody, ...errorResponses(400, 403, 404, 412) },
+        response: { 200: TaskList, ...errorResponses(400, 403, 404, 412) },
       },
     },
     async (request, reply) =>
       withEtag(
         reply,
         await service.updateList(
-          store,
+          request.store,
           request.caller,
           request.params.listId,
           request.body,
@@ -109,11 +105,11 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
           summary: archived ? 'Archive a list (idempotent)' : 'Unarchive a list (idempotent)',
           tags,
           params: ListIdParams,
-          response: { 200: TaskListBody, ...errorResponses(400, 403, 404) },
+          response: { 200: TaskList, ...errorResponses(400, 403, 404) },
         },
       },
       async (request, reply) =>
-        withEtag(reply, await service.setArchived(store, request.caller, request.params.listId, archived)),
+        withEtag(reply, await service.setArchived(request.store, request.caller, request.params.listId, archived)),
     );
   }
 
@@ -127,7 +123,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         response: { 200: Type.Array(Member), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => service.listMembers(store, request.caller, request.params.listId),
+    async (request) => service.listMembers(request.store, request.caller, request.params.listId),
   );
 
   app.post(
@@ -143,7 +139,7 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
     },
     async (request, reply) => {
       const { member, created } = await service.addMember(
-        store,
+        request.store,
         request.caller,
         request.params.listId,
         request.body.userId,
@@ -160,14 +156,14 @@ export function listsRoutes(app: App, { store }: AppDeps): void {
         tags,
         params: ListMemberParams,
         response: {
-          200: Type.Object({ listId: Type.Number(), userId: Type.String(), removed: Type.Boolean() }),
+          200: ListMemberRemoved,
           ...errorResponses(400, 403, 404),
         },
       },
     },
     async (request) => {
       const { listId, userId } = request.params;
-      await service.removeMember(store, request.caller, listId, userId);
+      await service.removeMember(request.store, request.caller, listId, userId);
       return { listId: Number(listId), userId, removed: true };
     },
   );

@@ -10,13 +10,16 @@ import { isUuid, toId } from '../ids.js';
 import { recordEvent, type EventType } from '../realtime/outbox.js';
 import type { Store } from '../storage/database.js';
 import type { Locked } from '../storage/dialect.js';
-import type { Db, ListRow } from '../storage/schema.js';
-import { findMembership, keepMemberships } from '../teams/teams.repository.js';
+import type { Db } from '../storage/schema.js';
+import { findMembership, keepMemberships } from '../team/teams.repository.js';
 import * as lists from './lists.repository.js';
-import type { ListMember, TaskList } from './lists.repository.js';
+import type { ListMember, ListRecord } from './lists.repository.js';
+import { presentList, type VersionedList } from './lists.presenter.js';
+
+export type { VersionedList };
 
 /** The list, if it is in the caller's team and the caller is a member of it. */
-export async function loadListAsMember(db: Db, caller: Caller, rawListId: string): Promise<ListRow> {
+export async function loadListAsMember(db: Db, caller: Caller, rawListId: string): Promise<ListRecord> {
   const listId = toId(rawListId);
   const row = listId === null ? undefined : await lists.findList(db, caller.teamId, listId);
   if (!row) throw notFound(`List ${rawListId} not found.`);
@@ -29,7 +32,7 @@ export async function loadListAsMember(db: Db, caller: Caller, rawListId: string
  * how every change to a list begins, so that the checks made on it (If-Match, archive state,
  * membership and its count) still hold when the change commits.
  */
-async function loadListForChange(trx: Db, caller: Caller, rawListId: string): Promise<Locked<ListRow>> {
+async function loadListForChange(trx: Db, caller: Caller, rawListId: string): Promise<Locked<ListRecord>> {
   const listId = toId(rawListId);
   const row = listId === null ? undefined : await lists.findListLocked(trx, caller.teamId, listId);
   if (!row) throw notFound(`List ${rawListId} not found.`);
@@ -37,7 +40,7 @@ async function loadListForChange(trx: Db, caller: Caller, rawListId: string): Pr
   return row;
 }
 
-async function checkListMember(db: Db, list: ListRow, caller: Caller): Promise<void> {
+async function checkListMember(db: Db, list: ListRecord, caller: Caller): Promise<void> {
   if (!(await lists.isListMember(db, list.id, caller.userId))) {
     throw forbidden('You do not have access to this list.');
   }
@@ -47,28 +50,28 @@ async function checkListMember(db: Db, list: ListRow, caller: Caller): Promise<v
 async function recordListEvent(
   store: Store,
   trx: Db,
-  list: ListRow,
+  list: ListRecord,
   type: EventType,
   alsoTo: string[] = [],
 ): Promise<void> {
   const audience = [...(await lists.memberIdsOfList(trx, list.id)), ...alsoTo];
-  await recordEvent(store, trx, { teamId: list.team_id, type, data: { listId: list.id }, audience });
+  await recordEvent(store, trx, { teamId: list.teamId, type, data: { listId: list.id }, audience });
 }
 
 /** The caller's non-archived lists (the spec's collection), or with `archived`, their archived ones. */
-export async function listLists(store: Store, caller: Caller, archived = false): Promise<TaskList[]> {
-  return lists.listsOfMember(store.db, caller.teamId, caller.userId, archived);
+export async function listLists(store: Store, caller: Caller, archived = false): Promise<VersionedList[]> {
+  return (await lists.listsOfMember(store.db, caller.teamId, caller.userId, archived)).map(presentList);
 }
 
-export async function getList(store: Store, caller: Caller, rawListId: string): Promise<TaskList> {
-  return lists.rowToList(await loadListAsMember(store.db, caller, rawListId));
+export async function getList(store: Store, caller: Caller, rawListId: string): Promise<VersionedList> {
+  return presentList(await loadListAsMember(store.db, caller, rawListId));
 }
 
 export async function createList(
   store: Store,
   caller: Caller,
   input: { name: string; color?: string },
-): Promise<TaskList> {
+): Promise<VersionedList> {
   return store.transaction(async (trx) => {
     const row = await lists.insertList(trx, {
       teamId: caller.teamId,
@@ -78,7 +81,7 @@ export async function createList(
     });
     await lists.addListMember(trx, row.id, caller.userId);
     await recordListEvent(store, trx, row, 'taskList.created');
-    return lists.rowToList(row);
+    return presentList(row);
   });
 }
 
@@ -88,14 +91,14 @@ export async function updateList(
   rawListId: string,
   changes: { name?: string; color?: string },
   ifMatch?: string,
-): Promise<TaskList> {
+): Promise<VersionedList> {
   return store.transaction(async (trx) => {
     const row = await loadListForChange(trx, caller, rawListId);
     checkIfMatch(ifMatch, row, 'list');
-    if (changes.name === undefined && changes.color === undefined) return lists.rowToList(row);
+    if (changes.name === undefined && changes.color === undefined) return presentList(row);
     const updated = await lists.updateList(trx, row.id, changes);
     await recordListEvent(store, trx, updated, 'taskList.updated');
-    return lists.rowToList(updated);
+    return presentList(updated);
   });
 }
 
@@ -105,13 +108,13 @@ export async function setArchived(
   caller: Caller,
   rawListId: string,
   archived: boolean,
-): Promise<TaskList> {
+): Promise<VersionedList> {
   return store.transaction(async (trx) => {
     const row = await loadListForChange(trx, caller, rawListId);
-    if (Boolean(row.is_archived) === archived) return lists.rowToList(row);
-    const updated = await lists.updateList(trx, row.id, { is_archived: archived ? 1 : 0 });
+    if (row.isArchived === archived) return presentList(row);
+    const updated = await lists.updateList(trx, row.id, { isArchived: archived });
     await recordListEvent(store, trx, updated, archived ? 'taskList.archived' : 'taskList.unarchived');
-    return lists.rowToList(updated);
+    return presentList(updated);
   });
 }
 
@@ -144,13 +147,13 @@ export async function addMember(
 export async function grantListMembership(
   store: Store,
   trx: Db,
-  list: Locked<ListRow>,
+  list: Locked<ListRecord>,
   userId: string,
 ): Promise<boolean> {
   const notTeammate = () => invalidInput(`User ${userId} is not a member of this team.`);
   if (!isUuid(userId)) throw notTeammate();
-  await keepMemberships(trx, list.team_id, [userId]);
-  if (!(await findMembership(trx, list.team_id, userId))) throw notTeammate();
+  await keepMemberships(trx, list.teamId, [userId]);
+  if (!(await findMembership(trx, list.teamId, userId))) throw notTeammate();
   const added = await lists.addListMember(trx, list.id, userId);
   if (added) await recordListEvent(store, trx, list, 'taskList.updated');
   return added;
@@ -171,7 +174,7 @@ export async function removeMember(store: Store, caller: Caller, rawListId: stri
 export async function revokeListMembership(
   store: Store,
   trx: Db,
-  list: Locked<ListRow>,
+  list: Locked<ListRecord>,
   userId: string,
 ): Promise<void> {
   if (!isUuid(userId) || !(await lists.isListMember(trx, list.id, userId))) {
@@ -182,4 +185,29 @@ export async function revokeListMembership(
   }
   await lists.removeListMember(trx, list.id, userId);
   await recordListEvent(store, trx, list, 'taskList.updated', [userId]);
+}
+
+/** The list by id in any team, under its row lock: for the operator, who acts outside any team. */
+async function loadListForOperator(trx: Db, rawListId: string): Promise<Locked<ListRecord>> {
+  const listId = /^\d+$/.test(rawListId) ? toId(rawListId) : null;
+  const list = listId === null ? undefined : await lists.findListById(trx, listId);
+  const locked = list && (await lists.findListLocked(trx, list.teamId, list.id));
+  if (!locked) throw notFound(`list ${rawListId} not found`);
+  return locked;
+}
+
+/** `tasklane admin list-member add`: the same rule as the API's, without a caller. */
+export function addMemberAsOperator(store: Store, rawListId: string, userId: string): Promise<ListRecord> {
+  return store.transaction(async (trx) => {
+    const list = await loadListForOperator(trx, rawListId);
+    await grantListMembership(store, trx, list, userId);
+    return list;
+  });
+}
+
+/** `tasklane admin list-member remove`: the same rule as the API's, without a caller. */
+export function removeMemberAsOperator(store: Store, rawListId: string, userId: string): Promise<void> {
+  return store.transaction(async (trx) => {
+    await revokeListMembership(store, trx, await loadListForOperator(trx, rawListId), userId);
+  });
 }

@@ -1,5 +1,5 @@
 import type { App, AppDeps } from '../http/app-types.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../contract/common.js';
 import type { EventHub } from './hub.js';
 import type { StreamLimits } from './stream-limits.js';
 

@@ -1,12 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from '../secret-hash.js';
 import type { Db, Role } from '../storage/schema.js';
 
 /** How long a web session lasts without signing in again. */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
-
-export function hashSessionToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /** Creates a session; returns the cookie's secret (stored only as a hash) and its CSRF token. */
 export async function insertSession(
@@ -21,7 +18,7 @@ export async function insertSession(
   await db
     .insertInto('sessions')
     .values({
-      id: hashSessionToken(token),
+      id: hashSecret(token),
       user_id: userId,
       team_id: teamId,
       csrf_token: csrfToken,

@@ -1,26 +1,23 @@
 /** The web app's sign-in and account endpoints (outside the published /v1 interface). */
 import { stringifySetCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import type { App, AppDeps } from '../http/app-types.js';
 import { sessionCookieName } from '../http/auth.js';
 import type { FailedAuthBudget } from '../http/rate-limit.js';
-import { errorResponses, Uuid } from '../http/schemas.js';
-import { SESSION_TTL_MS } from './sessions.repository.js';
+import { errorResponses } from '../contract/common.js';
+import {
+  PasswordChangeBody,
+  PasswordChanged,
+  ProfileBody,
+  SessionInfo,
+  SignedOut,
+  SignInBody,
+  SwitchTeamBody,
+} from '../contract/sessions.js';
+import { SESSION_TTL_MS } from './sessions.service.js';
 import * as service from './sessions.service.js';
 
 const tags = ['Web session'];
-
-const SessionInfo = Type.Object({
-  user: Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }),
-  team: Type.Object({ id: Type.String(), name: Type.String() }),
-  role: Type.String(),
-  teams: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: Type.String() })),
-  csrfToken: Type.String({ description: 'Send it as x-csrf-token with every change made with this session.' }),
-});
-
-const Password = (name: string) =>
-  Type.String({ minLength: 8, maxLength: 200, errorMessage: `${name} must be 8 to 200 characters long.` });
 
 /** Sets (or, with an empty token and no time left, clears) the session cookie this connection uses. */
 function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeMs: number): void {
@@ -42,7 +39,7 @@ const passwordAttempts =
 
 /** POST /auth/sign-in: public; wrong passwords spend the address's and the account's failed-authentication budgets. */
 export const signInRoute = (budget: FailedAuthBudget) =>
-  function registerSignIn(app: App, { store }: AppDeps): void {
+  function registerSignIn(app: App, _deps: AppDeps): void {
     app.post(
       '/auth/sign-in',
       {
@@ -50,19 +47,12 @@ export const signInRoute = (budget: FailedAuthBudget) =>
           summary: 'Sign in to the web app with email and password; sets the session cookie',
           tags,
           security: [],
-          body: Type.Object(
-            {
-              email: Type.String({ minLength: 1, maxLength: 320, errorMessage: 'email is required.' }),
-              password: Type.String({ minLength: 1, maxLength: 200, errorMessage: 'password is required.' }),
-              teamId: Type.Optional(Uuid({ errorMessage: 'teamId must be a team ID (UUID).' })),
-            },
-            { additionalProperties: false },
-          ),
+          body: SignInBody,
           response: { 200: SessionInfo, ...errorResponses(400, 403, 503) },
         },
       },
       async (request, reply) => {
-        const { token, info } = await service.signIn(store, request.body, passwordAttempts(budget, request));
+        const { token, info } = await service.signIn(request.store, request.body, passwordAttempts(budget, request));
         setSessionCookie(request, reply, token, SESSION_TTL_MS);
         return info;
       },
@@ -71,7 +61,7 @@ export const signInRoute = (budget: FailedAuthBudget) =>
 
 /** Endpoints for a signed-in session; registered behind the authentication hook. */
 export const sessionRoutes = (budget: FailedAuthBudget) =>
-  function registerSessionRoutes(app: App, { store }: AppDeps): void {
+  function registerSessionRoutes(app: App, _deps: AppDeps): void {
     app.addHook('preHandler', async (request) => service.requireSession(request.caller, 'This'));
 
     app.get(
@@ -83,7 +73,7 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
           response: { 200: SessionInfo, ...errorResponses() },
         },
       },
-      async (request) => service.sessionInfo(store, request.caller, request.caller.credential.csrfToken!),
+      async (request) => service.sessionInfo(request.store, request.caller, request.caller.credential.csrfToken!),
     );
 
     app.post(
@@ -92,11 +82,11 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
         schema: {
           summary: 'End this session',
           tags,
-          response: { 200: Type.Object({ signedOut: Type.Boolean() }), ...errorResponses(403) },
+          response: { 200: SignedOut, ...errorResponses(403) },
         },
       },
       async (request, reply) => {
-        await service.signOut(store, request.caller);
+        await service.signOut(request.store, request.caller);
         setSessionCookie(request, reply, '', 0);
         return { signedOut: true };
       },
@@ -108,14 +98,11 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
         schema: {
           summary: 'Switch the team this session acts in',
           tags,
-          body: Type.Object(
-            { teamId: Uuid({ errorMessage: 'teamId must be a team ID (UUID).' }) },
-            { additionalProperties: false },
-          ),
+          body: SwitchTeamBody,
           response: { 200: SessionInfo, ...errorResponses(400, 403) },
         },
       },
-      async (request) => service.switchTeam(store, request.caller, request.body.teamId),
+      async (request) => service.switchTeam(request.store, request.caller, request.body.teamId),
     );
 
     app.patch(
@@ -124,23 +111,13 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
         schema: {
           summary: 'Change your display name',
           tags,
-          body: Type.Object(
-            {
-              name: Type.String({
-                minLength: 1,
-                maxLength: 200,
-                pattern: '\\S',
-                errorMessage: 'name must be 1 to 200 characters with at least one non-whitespace character.',
-              }),
-            },
-            { additionalProperties: false },
-          ),
+          body: ProfileBody,
           response: { 200: SessionInfo, ...errorResponses(400, 403) },
         },
       },
       async (request) => {
-        await service.updateProfile(store, request.caller, request.body.name);
-        return service.sessionInfo(store, request.caller, request.caller.credential.csrfToken!);
+        await service.updateProfile(request.store, request.caller, request.body.name);
+        return service.sessionInfo(request.store, request.caller, request.caller.credential.csrfToken!);
       },
     );
 
@@ -150,18 +127,12 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
         schema: {
           summary: 'Change your password (signs out your other sessions)',
           tags,
-          body: Type.Object(
-            {
-              currentPassword: Type.String({ errorMessage: 'currentPassword is required.' }),
-              newPassword: Password('newPassword'),
-            },
-            { additionalProperties: false },
-          ),
-          response: { 200: Type.Object({ changed: Type.Boolean() }), ...errorResponses(400, 403, 409, 503) },
+          body: PasswordChangeBody,
+          response: { 200: PasswordChanged, ...errorResponses(400, 403, 409, 503) },
         },
       },
       async (request) => {
-        await service.changePassword(store, request.caller, request.body, passwordAttempts(budget, request));
+        await service.changePassword(request.store, request.caller, request.body, passwordAttempts(budget, request));
         return { changed: true };
       },
     );

@@ -3,25 +3,13 @@ import type { Caller } from '../caller.js';
 import { AppError, conflict, forbidden, invalidInput, unauthorized } from '../http/errors.js';
 import type { PasswordAttempt } from '../http/rate-limit.js';
 import type { Store } from '../storage/database.js';
-import { findMembership, findTeam } from '../teams/teams.repository.js';
-import { hashPassword, verifyPassword } from '../users/passwords.js';
-import {
-  findUser,
-  findUserByEmail,
-  teamsOfUser,
-  updateUser,
-  replacePasswordHash,
-  type TeamOfUser,
-} from '../users/users.repository.js';
+import { findMembership, findTeam } from '../team/teams.repository.js';
+import { hashPassword, verifyPassword } from '../team/passwords.js';
+import { findUser, findUserByEmail, teamsOfUser, updateUser, replacePasswordHash } from '../team/users.repository.js';
+import type { SessionInfo } from '../contract/sessions.js';
 import { deleteOtherSessions, deleteSession, insertSession, setSessionTeam } from './sessions.repository.js';
 
-export interface SessionInfo {
-  user: { id: string; name: string; email: string };
-  team: { id: string; name: string };
-  role: string;
-  teams: TeamOfUser[];
-  csrfToken: string;
-}
+export { SESSION_TTL_MS } from './sessions.repository.js';
 
 /**
  * Counts one password attempt for an account before the password is checked, refusing (429)

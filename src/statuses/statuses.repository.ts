@@ -1,18 +1,13 @@
 import { withinTransaction } from '../storage/database.js';
 import { lockRows } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
+import type { TaskStatus } from '../contract/statuses.js';
 import type { Db, StatusRow } from '../storage/schema.js';
 
-export interface TaskStatus {
-  id: number;
-  name: string;
-  color: string | null;
-  isDefault: boolean;
-  isCompleted: boolean;
-  order: number;
-}
+export type { TaskStatus };
 
-export function rowToStatus(row: StatusRow): TaskStatus {
+/** snake_case and 0/1 stop here: a status as the rest of the code (and the API) sees it. */
+function rowToStatus(row: StatusRow): TaskStatus {
   return {
     id: row.id,
     name: row.name,

@@ -1,18 +1,10 @@
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../http/app-types.js';
-import { errorResponses } from '../http/schemas.js';
-import { listStatuses } from './statuses.repository.js';
+import { errorResponses } from '../contract/common.js';
+import { TaskStatus } from '../contract/statuses.js';
+import { statusesOf } from './statuses.service.js';
 
-const TaskStatus = Type.Object({
-  id: Type.Number(),
-  name: Type.String(),
-  color: Type.Union([Type.String(), Type.Null()], { description: 'Hex colour, or null if unset.' }),
-  isDefault: Type.Boolean(),
-  isCompleted: Type.Boolean(),
-  order: Type.Number(),
-});
-
-export function statusesRoutes(app: App, { store }: AppDeps): void {
+export function statusesRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/task-statuses',
     {
@@ -22,6 +14,6 @@ export function statusesRoutes(app: App, { store }: AppDeps): void {
         response: { 200: Type.Array(TaskStatus), ...errorResponses() },
       },
     },
-    async (request) => listStatuses(store.db, request.caller.teamId),
+    async (request) => statusesOf(request.store, request.caller),
   );
 }

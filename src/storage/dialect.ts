@@ -103,7 +103,7 @@ export async function readLocked<T>(
 }
 
 /** PostgreSQL's int4 range; ids beyond it cannot exist, so lookups skip the query. */
-export const MAX_ID = 2_147_483_647;
+export { MAX_ID } from '../contract/common.js';
 
 /**
  * Serializes one-time setup (the first-start bootstrap) across processes starting at once.

@@ -24,7 +24,8 @@ export interface UsersTable {
   created_at: string;
 }
 
-export type Role = 'owner' | 'admin' | 'member';
+export type { Role } from '../contract/enums.js';
+import type { Priority, Role } from '../contract/enums.js';
 
 export interface TeamMembersTable {
   team_id: string;
@@ -86,7 +87,7 @@ export interface TasksTable {
   /** The title folded to lower case (full Unicode), for case-insensitive search on both engines. */
   title_search: string;
   description: string | null;
-  priority: string | null;
+  priority: Priority | null;
   due_date: string | null;
   status_id: number;
   parent_id: number | null;
@@ -105,7 +106,7 @@ export interface TaskListItemsTable {
   task_id: number;
   list_id: number;
   /** Copies of the task's priority and its status's isCompleted, for list filters (migration 0005). */
-  priority: string | null;
+  priority: Priority | null;
   is_completed: Generated<number>;
 }
 

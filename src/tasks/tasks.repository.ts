@@ -9,47 +9,19 @@ import type { Db, NewTask, TaskRow, Tables } from '../storage/schema.js';
 import { inList, listParam, readLocked, type ListParam, type Locked, type RowLock } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import { canAccess, mayAccessAllOf } from './access.js';
+import type { Person, TaskDetail as ContractTaskDetail, TaskSummary } from '../contract/index.js';
+import type { Priority } from '../contract/enums.js';
 
-export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
-export type Priority = (typeof PRIORITIES)[number];
+export type { Person, TaskSummary };
 
-export interface Person {
-  id: string;
-  name: string;
-  email: string;
-}
-
-export interface TaskSummary {
-  id: number;
-  title: string;
-  number: number;
-  priority: string | null;
-  dueDate: string | null;
-  parentId: number | null;
-  createdAt: string;
-  updatedAt: string;
-  isCompleted: boolean;
-  status: { id: number; name: string };
-  assignees: Person[];
-  taskLists: { id: number; name: string }[];
-}
-
-export interface TaskDetail extends Omit<TaskSummary, 'status'> {
-  description: string | null;
-  taskStatusId: number;
-  status: { id: number; name: string; color: string | null; isCompleted: boolean };
-  parent: { id: number; number: number; title: string } | null;
-  subtaskCount: number;
-  createdBy: Person;
-  /** Internal: the basis of the ETag; response schemas leave it out. */
-  version: number;
-}
+/** A task's detail, with its version: the basis of the ETag, which response schemas leave out. */
+export type TaskDetail = ContractTaskDetail & { version: number };
 
 export interface TaskFilter {
   taskListIds?: number[];
   assigneeIds?: string[];
   statusIds?: number[];
-  priorities?: string[];
+  priorities?: Priority[];
   isCompleted?: boolean;
   query?: string;
   dueDateFrom?: string;
@@ -483,7 +455,7 @@ export async function attachLists(db: Db, taskId: number, listIds: readonly numb
 export async function copyToListItems(
   db: Db,
   taskId: number,
-  values: { priority?: string | null; isCompleted?: boolean },
+  values: { priority?: Priority | null; isCompleted?: boolean },
 ): Promise<void> {
   const set = {
     ...(values.priority !== undefined && { priority: values.priority }),

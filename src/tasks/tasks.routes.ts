@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { etagOf } from '../http/etag.js';
 import type { App, AppDeps } from '../http/app-types.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../contract/common.js';
 import { toId } from '../ids.js';
 import type { TaskFilter } from './tasks.repository.js';
 import {
@@ -14,7 +14,7 @@ import {
   TaskSummary,
   TaskUpdateResult,
   UpdateTaskBody,
-} from './tasks.schemas.js';
+} from '../contract/tasks.js';
 import * as service from './tasks.service.js';
 
 const tags = ['Tasks'];
@@ -43,7 +43,7 @@ function toFilter(query: TaskQuery): TaskFilter {
   };
 }
 
-export function tasksRoutes(app: App, { store }: AppDeps): void {
+export function tasksRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/tasks',
     {
@@ -54,7 +54,7 @@ export function tasksRoutes(app: App, { store }: AppDeps): void {
         response: { 200: Type.Array(TaskSummary), ...errorResponses(400) },
       },
     },
-    async (request) => service.listTasks(store, request.caller, toFilter(request.query)),
+    async (request) => service.listTasks(request.store, request.caller, toFilter(request.query)),
   );
 
   app.post(
@@ -69,7 +69,7 @@ export function tasksRoutes(app: App, { store }: AppDeps): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(withEtag(reply, await service.createTask(store, request.caller, request.body))),
+      reply.code(201).send(withEtag(reply, await service.createTask(request.store, request.caller, request.body))),
   );
 
   app.get(
@@ -82,7 +82,8 @@ export function tasksRoutes(app: App, { store }: AppDeps): void {
         response: { 200: TaskDetail, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request, reply) => withEtag(reply, await service.getTask(store, request.caller, request.params.taskId)),
+    async (request, reply) =>
+      withEtag(reply, await service.getTask(request.store, request.caller, request.params.taskId)),
   );
 
   app.patch(
@@ -100,7 +101,7 @@ export function tasksRoutes(app: App, { store }: AppDeps): void {
       withEtag(
         reply,
         await service.updateTask(
-          store,
+          request.store,
           request.caller,
           request.params.taskId,
           request.body,
@@ -120,6 +121,7 @@ export function tasksRoutes(app: App, { store }: AppDeps): void {
         response: { 200: TaskDeleted, ...errorResponses(400, 403, 404, 412) },
       },
     },
-    async (request) => service.deleteTask(store, request.caller, request.params.taskId, request.headers['if-match']),
+    async (request) =>
+      service.deleteTask(request.store, request.caller, request.params.taskId, request.headers['if-match']),
   );
 }

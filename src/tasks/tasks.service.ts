@@ -11,10 +11,15 @@ import { findDefaultStatus, findStatus, type TaskStatus } from '../statuses/stat
 import type { Store } from '../storage/database.js';
 import type { Locked } from '../storage/dialect.js';
 import type { Db, TaskRow } from '../storage/schema.js';
-import { keepMemberships, membersAmong, nextTaskNumber } from '../teams/teams.repository.js';
+import { keepMemberships, membersAmong, nextTaskNumber } from '../team/teams.repository.js';
 import { recordEvent } from '../realtime/outbox.js';
 import { readersOf } from './access.js';
 import * as tasks from './tasks.repository.js';
+import type {
+  CreateTaskBody,
+  TaskUpdateResult as ContractTaskUpdateResult,
+  UpdateTaskBody,
+} from '../contract/tasks.js';
 import type { Person, TaskChanges, TaskDetail, TaskFilter, TaskSummary } from './tasks.repository.js';
 
 const taskNotFound = (rawTaskId: string) => notFound(`Task ${rawTaskId} not found.`);
@@ -48,17 +53,6 @@ export async function getTask(store: Store, caller: Caller, rawTaskId: string): 
   if (!detail) throw taskNotFound(rawTaskId);
   if (detail === 'forbidden') throw noAccess();
   return detail;
-}
-
-export interface NewTaskInput {
-  title: string;
-  description?: string | null;
-  priority?: string | null;
-  dueDate?: string | null;
-  taskStatusId?: number;
-  taskListIds?: number[];
-  parentId?: number | null;
-  assigneeIds?: string[];
 }
 
 const unique = <T>(values: readonly T[] = []): T[] => [...new Set(values)];
@@ -113,7 +107,7 @@ async function checkParent(trx: Db, caller: Caller, parentId: number): Promise<T
  * Creates the task and answers its detail from what the checks already read (status, lists,
  * people, parent): a create reads nothing twice and nothing after its commit.
  */
-export async function createTask(store: Store, caller: Caller, input: NewTaskInput): Promise<TaskDetail> {
+export async function createTask(store: Store, caller: Caller, input: CreateTaskBody): Promise<TaskDetail> {
   const listIds = unique(input.taskListIds);
   const assigneeIds = unique(input.assigneeIds);
   return store.transaction(async (trx) => {
@@ -167,34 +161,15 @@ export async function createTask(store: Store, caller: Caller, input: NewTaskInp
   });
 }
 
-export interface TaskPatch {
-  title?: string;
-  description?: string | null;
-  priority?: string | null;
-  dueDate?: string | null;
-  taskStatusId?: number;
-  assigneeIds?: string[];
-  taskListIds?: number[];
-}
-
-export interface TaskUpdateResult {
-  id: number;
-  number: number;
-  title: string;
-  priority: string | null;
-  dueDate: string | null;
-  taskStatusId: number;
-  updatedAt: string;
-  /** Internal: the basis of the ETag. */
-  version: number;
-}
+/** The PATCH answer, with the version its ETag comes from. */
+type TaskUpdateResult = ContractTaskUpdateResult & { version: number };
 
 /** Changes only the fields given; `null` clears a nullable field. */
 export async function updateTask(
   store: Store,
   caller: Caller,
   rawTaskId: string,
-  patch: TaskPatch,
+  patch: UpdateTaskBody,
   ifMatch?: string,
 ): Promise<TaskUpdateResult> {
   return store.transaction(async (trx) => {

@@ -7,7 +7,7 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { insertKey, revokeKey } from '../../src/keys/keys.repository.js';
-import { deleteMember } from '../../src/teams/teams.repository.js';
+import { deleteMember } from '../../src/team/teams.repository.js';
 import { createTestTeam } from '../factories.js';
 import type { TestServer } from '../harness.js';
 import { closeAllStreams, openStream, show } from '../sse/stream.js';
@@ -77,7 +77,7 @@ describe('realtime events (GET /v1/events): heartbeats, credentials, clients tha
     const revoked = await team.member();
     const removed = await team.member();
     const second = await insertKey(server.store.db, { teamId: team.id, userId: revoked.userId, name: 'kept' });
-    const keptKey: Person = { ...revoked, key: second.key, keyId: second.row.id };
+    const keptKey: Person = { ...revoked, key: second.key, keyId: second.record.id };
     const list = created(await team.owner.api.post('/v1/lists', { name: 'L' })).id;
     for (const who of [revoked, removed]) {
       created(await team.owner.api.post(`/v1/lists/${list}/members`, { userId: who.userId }));

@@ -11,8 +11,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { insertKey } from '../../src/keys/keys.repository.js';
-import { hashSessionToken, insertSession, setSessionTeam } from '../../src/sessions/sessions.repository.js';
-import { upsertMember } from '../../src/teams/teams.repository.js';
+import { hashSecret } from '../../src/secret-hash.js';
+import { insertSession, setSessionTeam } from '../../src/sessions/sessions.repository.js';
+import { upsertMember } from '../../src/team/teams.repository.js';
 import { createTestTeam } from '../factories.js';
 import { startTestServer, type TestServer } from '../harness.js';
 import { closeAllStreams, openStream, type SseStream } from '../sse/stream.js';
@@ -152,7 +153,7 @@ describe('caps on open event streams', () => {
       assertOpen(await openStream(server, user.key, { label: 'the same user’s key' }));
 
       // The session moves to another team: the server ends its streams at the next recheck.
-      await setSessionTeam(server.store.db, hashSessionToken(session.token), second.id);
+      await setSessionTeam(server.store.db, hashSecret(session.token), second.id);
       await Promise.all(streams.map((stream) => stream.waitClosed(8_000)));
       await waitUntil('only the key’s stream is left', () => server.app.hub.size === 1);
       for (let i = 0; i < PER_CREDENTIAL; i++) {

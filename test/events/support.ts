@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { insertKey } from '../../src/keys/keys.repository.js';
 import type { Db } from '../../src/storage/schema.js';
-import { upsertMember } from '../../src/teams/teams.repository.js';
+import { upsertMember } from '../../src/team/teams.repository.js';
 import type { Actor } from '../factories.js';
 import { expectStatus, startTestServer, type Client, type Response, type TestServer } from '../harness.js';
 import { closeAllStreams, openStream, type SseEvent, type SseStream } from '../sse/stream.js';
@@ -61,7 +61,7 @@ export async function live(server: TestServer, who: Person, label: string): Prom
 /** Gives an existing user membership of another team, and a key there. */
 export async function joinTeam(server: TestServer, user: Actor, teamId: string): Promise<Person> {
   await upsertMember(server.store.db, teamId, user.userId, 'member');
-  const { row, key } = await insertKey(server.store.db, { teamId, userId: user.userId, name: 'second team' });
+  const { record: row, key } = await insertKey(server.store.db, { teamId, userId: user.userId, name: 'second team' });
   return { userId: user.userId, teamId, key, keyId: row.id, api: server.client(key) };
 }
 

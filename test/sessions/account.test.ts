@@ -3,8 +3,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { upsertMember } from '../../src/teams/teams.repository.js';
-import { findUser } from '../../src/users/users.repository.js';
+import { upsertMember } from '../../src/team/teams.repository.js';
+import { findUser } from '../../src/team/users.repository.js';
 import { expectSignInRefused, PASSWORD, sessionCookie, signedInOwner, signIn, WRONG_CREDENTIALS } from '../browser.js';
 import { createTestTeam } from '../factories.js';
 import { expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';

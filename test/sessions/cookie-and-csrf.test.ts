@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { upsertMember } from '../../src/teams/teams.repository.js';
-import { findUser } from '../../src/users/users.repository.js';
+import { upsertMember } from '../../src/team/teams.repository.js';
+import { findUser } from '../../src/team/users.repository.js';
 import { Browser, COOKIE, PASSWORD, signedInOwner, signIn } from '../browser.js';
 import { createTestTeam } from '../factories.js';
 import { expectError, expectStatus, show, startTestServer, type TestServer } from '../harness.js';

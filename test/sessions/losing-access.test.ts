@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { deleteMember, upsertMember } from '../../src/teams/teams.repository.js';
+import { deleteMember, upsertMember } from '../../src/team/teams.repository.js';
 import {
   Browser,
   expectSignInRefused,

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createHash } from 'node:crypto';
-import { findUser } from '../../src/users/users.repository.js';
+import { findUser } from '../../src/team/users.repository.js';
 import { PASSWORD, setPassword, signedInOwner, signIn } from '../browser.js';
 import { expectStatus, startTestServer, type TestServer } from '../harness.js';
 

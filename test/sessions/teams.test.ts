@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { upsertMember } from '../../src/teams/teams.repository.js';
+import { upsertMember } from '../../src/team/teams.repository.js';
 import { expectSignInRefused, PASSWORD, signIn, teamWithPassword } from '../browser.js';
 import { createTestTeam } from '../factories.js';
 import { expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { insertKey } from '../../src/keys/keys.repository.js';
-import { upsertMember } from '../../src/teams/teams.repository.js';
+import { issueKey as insertKey } from '../../src/keys/keys.service.js';
+import { upsertMember } from '../../src/team/teams.repository.js';
 import { createTestTeam, type Actor } from '../factories.js';
 import { expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';
 

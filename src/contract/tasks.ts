@@ -1,7 +1,18 @@
+/** Tasks: GET/POST /v1/tasks, GET/PATCH/DELETE /v1/tasks/{taskId}. */
 import { Type, type Static } from 'typebox';
-import { DateString, IdParam, MAX_IDS_PER_FIELD, Nullable, Person, StringEnum, Uuid } from '../http/schemas.js';
-import { MAX_ID } from '../storage/dialect.js';
-import { PRIORITIES } from './tasks.repository.js';
+import {
+  DateString,
+  IdParam,
+  MAX_ID,
+  MAX_IDS_PER_FIELD,
+  Nullable,
+  NullableNumber,
+  NullableString,
+  Person,
+  StringEnum,
+  Uuid,
+} from './common.js';
+import { PRIORITIES, type Priority } from './enums.js';
 
 /** Longest task title, in characters (Unicode code points). */
 export const MAX_TITLE_LENGTH = 500;
@@ -9,7 +20,7 @@ export const MAX_TITLE_LENGTH = 500;
 export const MAX_DESCRIPTION_LENGTH = 100_000;
 
 const Id = (name: string) => Type.String({ pattern: '^\\d+$', errorMessage: `${name} must be a number.` });
-const Priority = StringEnum(PRIORITIES, {
+const PriorityField = StringEnum(PRIORITIES, {
   errorMessage: `priority must be one of: ${PRIORITIES.join(', ')}, or null.`,
 });
 const Title = Type.String({
@@ -76,7 +87,7 @@ export const CreateTaskBody = Type.Object(
   {
     title: Title,
     description: Type.Optional(Description),
-    priority: Type.Optional(Nullable(Priority)),
+    priority: Type.Optional(Nullable(PriorityField)),
     dueDate: Type.Optional(Nullable(DueDate('dueDate'))),
     taskStatusId: Type.Optional(StatusId),
     taskListIds: Type.Optional(ListIds),
@@ -93,7 +104,7 @@ export const UpdateTaskBody = Type.Object(
   {
     title: Type.Optional(Title),
     description: Type.Optional(Description),
-    priority: Type.Optional(Nullable(Priority)),
+    priority: Type.Optional(Nullable(PriorityField)),
     dueDate: Type.Optional(Nullable(DueDate('dueDate'))),
     taskStatusId: Type.Optional(StatusId),
     assigneeIds: Type.Optional(AssigneeIds),
@@ -104,14 +115,14 @@ export const UpdateTaskBody = Type.Object(
 export type UpdateTaskBody = Static<typeof UpdateTaskBody>;
 
 const ListRef = Type.Object({ id: Type.Number(), name: Type.String() });
-const NullableString = Type.Union([Type.String(), Type.Null()]);
-const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+/** Documented as a nullable string, as it always was; typed as the priorities it can be. */
+const PriorityOut = Type.Unsafe<Priority | null>({ anyOf: [{ type: 'string' }, { type: 'null' }] });
 
 const summaryFields = {
   id: Type.Number(),
   title: Type.String(),
   number: Type.Number({ description: 'Auto-incrementing number within the team.' }),
-  priority: NullableString,
+  priority: PriorityOut,
   dueDate: NullableString,
   parentId: NullableNumber,
   createdAt: Type.String(),
@@ -125,6 +136,7 @@ export const TaskSummary = Type.Object({
   ...summaryFields,
   status: Type.Object({ id: Type.Number(), name: Type.String() }),
 });
+export type TaskSummary = Static<typeof TaskSummary>;
 
 export const TaskDetail = Type.Object({
   ...summaryFields,
@@ -137,15 +149,18 @@ export const TaskDetail = Type.Object({
   subtaskCount: Type.Number({ description: 'Subtasks the caller can access.' }),
   createdBy: Person,
 });
+export type TaskDetail = Static<typeof TaskDetail>;
 
 export const TaskUpdateResult = Type.Object({
   id: Type.Number(),
   number: Type.Number(),
   title: Type.String(),
-  priority: NullableString,
+  priority: PriorityOut,
   dueDate: NullableString,
   taskStatusId: Type.Number(),
   updatedAt: Type.String(),
 });
+export type TaskUpdateResult = Static<typeof TaskUpdateResult>;
 
 export const TaskDeleted = Type.Object({ id: Type.Number(), number: Type.Number(), deleted: Type.Boolean() });
+export type TaskDeleted = Static<typeof TaskDeleted>;

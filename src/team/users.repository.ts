@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, UserRow } from '../storage/schema.js';
+import type { Role } from '../contract/enums.js';
 
 export async function insertUser(
   db: Db,
@@ -49,7 +50,7 @@ export async function replacePasswordHash(db: Db, userId: string, oldHash: strin
 export interface TeamOfUser {
   id: string;
   name: string;
-  role: string;
+  role: Role;
 }
 
 /** The teams the user belongs to, in the order they joined. */

@@ -1,5 +1,8 @@
-/** Schema building blocks shared by the routes. Each schema's TypeScript type sits beside it. */
+/** Schema building blocks shared by every resource's contract. Each schema's TypeScript type sits beside it. */
 import { Type, type Static, type TSchema, type TString, type TUnsafe } from 'typebox';
+
+/** Largest id a numeric id column holds (PostgreSQL `integer`); a bigger one in a request is a 400, not a 500. */
+export const MAX_ID = 2_147_483_647;
 
 /**
  * Most ids one array field or one repeated query parameter may carry: room for any real use,
@@ -25,15 +28,23 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
+/**
+ * A string typed more narrowly than its schema says: for response fields the server fills from
+ * a fixed set (a role, a priority) whose documented schema has always been a plain string.
+ */
+export function NarrowString<T extends string>(options: object = {}): TUnsafe<T> {
+  return Type.Unsafe<T>({ type: 'string', ...options });
+}
+
 /** A numeric id in a path: a string of digits. `message` is the 400 the spec fixes for a bad one. */
 export const IdParam = <K extends string>(name: K, message = `${name} must be a number.`) =>
   Type.Object({ [name]: Type.String({ pattern: '^\\d+$', errorMessage: message }) } as Record<K, TString>);
 
-/** A UUID (a user, team or key id), in any case; validation lower-cases it to match the stored ids. */
-export const Uuid = (options: object = {}) => Type.String({ format: 'uuid', ...LOWER_CASE, ...options });
-
 /** Lower-cases the string during validation (http/validation.ts): for ids compared with stored lower-case UUIDs. */
 export const LOWER_CASE = { 'x-lowercase': true } as const;
+
+/** A UUID (a user, team or key id), in any case; validation lower-cases it to match the stored ids. */
+export const Uuid = (options: object = {}) => Type.String({ format: 'uuid', ...LOWER_CASE, ...options });
 
 /** `YYYY-MM-DD` naming a real calendar day (2025-02-30 is refused). */
 export const DateString = (options: object = {}) =>
@@ -44,8 +55,12 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
   return Object.fromEntries([401, 429, ...statuses].map((status) => [status, ErrorBody]));
 }
 
+export const NullableString = Type.Union([Type.String(), Type.Null()]);
+export const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+
 export const Person = Type.Object({
   id: Type.String({ description: 'User ID (UUID).' }),
   name: Type.String(),
   email: Type.String(),
 });
+export type Person = Static<typeof Person>;

@@ -1,13 +1,15 @@
+/** Task lists and their members: /v1/lists… */
 import { Type, type Static } from 'typebox';
-import { IdParam, LOWER_CASE, StringEnum, Uuid } from '../http/schemas.js';
-import { LIST_COLORS } from './lists.repository.js';
+import { IdParam, LOWER_CASE, StringEnum, Uuid } from './common.js';
+import { LIST_COLORS } from './enums.js';
 
-export const TaskListBody = Type.Object({
+export const TaskList = Type.Object({
   id: Type.Number(),
   name: Type.String(),
   color: Type.String({ description: `One of ${LIST_COLORS.join(', ')}.` }),
   isArchived: Type.Boolean(),
 });
+export type TaskList = Static<typeof TaskList>;
 
 /** Longest list name, in characters (Unicode code points). */
 export const MAX_LIST_NAME_LENGTH = 200;
@@ -19,6 +21,13 @@ const ListName = Type.String({
   errorMessage: `name must be a string of 1 to ${MAX_LIST_NAME_LENGTH} characters with at least one non-whitespace character.`,
 });
 const ListColor = StringEnum(LIST_COLORS, { errorMessage: `color must be one of: ${LIST_COLORS.join(', ')}.` });
+
+export const ListsQuery = Type.Object(
+  {
+    archived: Type.Optional(Type.String({ enum: ['true', 'false'], errorMessage: 'archived must be true or false.' })),
+  },
+  { additionalProperties: false },
+);
 
 export const CreateListBody = Type.Object(
   { name: ListName, color: Type.Optional(ListColor) },
@@ -43,3 +52,6 @@ export const AddListMemberBody = Type.Object(
   { userId: Uuid({ errorMessage: 'userId must be a user ID (UUID).' }) },
   { additionalProperties: false },
 );
+export type AddListMemberBody = Static<typeof AddListMemberBody>;
+
+export const ListMemberRemoved = Type.Object({ listId: Type.Number(), userId: Type.String(), removed: Type.Boolean() });

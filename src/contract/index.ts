@@ -1,0 +1,15 @@
+/**
+ * The API's contract: every request and response schema, its TypeScript type, and the fixed
+ * value sets. The server validates, serializes and documents with these schemas; the web app
+ * imports the types (and the enumerations) from here, so the two cannot drift apart.
+ *
+ * Nothing here imports server code: the web app's compiler reads these files too.
+ */
+export * from './common.js';
+export * from './enums.js';
+export * from './keys.js';
+export * from './lists.js';
+export * from './sessions.js';
+export * from './statuses.js';
+export * from './tasks.js';
+export * from './team.js';

@@ -1,0 +1,12 @@
+/** API keys as the API shows them: never the hash, and the secret only in the answer that creates it. */
+import type { ApiKey, CreatedKey } from '../contract/keys.js';
+import type { KeyRecord } from './keys.repository.js';
+
+export function presentKey(key: KeyRecord): ApiKey {
+  const { id, name, prefix, createdAt, lastUsedAt, expiresAt } = key;
+  return { id, name, prefix, createdAt, lastUsedAt, expiresAt };
+}
+
+export function presentCreatedKey(key: KeyRecord, secret: string): CreatedKey {
+  return { ...presentKey(key), key: secret };
+}

@@ -1,0 +1,77 @@
+/**
+ * API keys: a signed-in user's own keys (the web app's settings) and the operator's keys for any
+ * member (`tasklane admin key …`). The secret is shown once, in the answer that creates it.
+ */
+import type { Caller } from '../caller.js';
+import type { ApiKey, CreatedKey, CreateKeyBody } from '../contract/keys.js';
+import { conflict, invalidInput, notFound } from '../http/errors.js';
+import { isUuid } from '../ids.js';
+import { requireSession } from '../sessions/sessions.service.js';
+import type { Store } from '../storage/database.js';
+import type { Db } from '../storage/schema.js';
+import { findMembership } from '../team/teams.repository.js';
+import { ExpiryError, resolveExpiry, type ExpiryNames, type ExpiryRequest } from './key-expiry.js';
+import { presentCreatedKey, presentKey } from './keys.presenter.js';
+import * as keys from './keys.repository.js';
+
+const WHAT = 'Managing API keys';
+const BODY_NAMES: ExpiryNames = { expiresAt: 'expiresAt', expiresInDays: 'expiresInDays' };
+
+/** The expiry to store, or a 400 naming the option or field the caller used. */
+function expiryOf(request: ExpiryRequest, names: ExpiryNames): string | null {
+  try {
+    return resolveExpiry(request, names);
+  } catch (error) {
+    if (error instanceof ExpiryError) throw invalidInput(error.message);
+    throw error;
+  }
+}
+
+/** A new key for the member, in `db` (a transaction when it must commit with other changes). */
+export function issueKey(
+  db: Db,
+  input: { teamId: string; userId: string; name: string; expiresAt?: string | null },
+): Promise<{ record: keys.KeyRecord; key: string }> {
+  return keys.insertKey(db, input);
+}
+
+/** The signed-in user's keys in their team, expired ones too, newest first. */
+export async function ownKeys(store: Store, caller: Caller): Promise<ApiKey[]> {
+  requireSession(caller, WHAT);
+  return (await keys.keysOf(store.db, caller.teamId, caller.userId)).map(presentKey);
+}
+
+export async function createOwnKey(store: Store, caller: Caller, body: CreateKeyBody): Promise<CreatedKey> {
+  requireSession(caller, WHAT);
+  const { name, ...expiry } = body;
+  const expiresAt = expiryOf(expiry, BODY_NAMES);
+  const { record, key } = await issueKey(store.db, { teamId: caller.teamId, userId: caller.userId, name, expiresAt });
+  return presentCreatedKey(record, key);
+}
+
+/** Revokes one of the caller's own keys; any other key id is a 404, as if it did not exist. */
+export async function revokeOwnKey(store: Store, caller: Caller, keyId: string): Promise<void> {
+  requireSession(caller, WHAT);
+  const mine = isUuid(keyId) && (await keys.keysOf(store.db, caller.teamId, caller.userId)).some((k) => k.id === keyId);
+  if (!mine || !(await keys.revokeKey(store.db, keyId))) throw notFound(`API key ${keyId} not found.`);
+}
+
+/** The operator's key for a member of the team; `names` are the options the expiry came from, for messages. */
+export async function createKeyFor(
+  store: Store,
+  input: { teamId: string; userId: string; name: string; expiry: ExpiryRequest },
+  names: ExpiryNames,
+): Promise<CreatedKey> {
+  const expiresAt = expiryOf(input.expiry, names);
+  if (!(await findMembership(store.db, input.teamId, input.userId))) {
+    throw notFound(`user ${input.userId} is not a member of org ${input.teamId}`);
+  }
+  const { record, key } = await issueKey(store.db, { ...input, expiresAt });
+  return presentCreatedKey(record, key);
+}
+
+/** The operator's revocation of any key. */
+export async function revokeKey(store: Store, keyId: string): Promise<void> {
+  if (!isUuid(keyId) || !(await keys.findKey(store.db, keyId))) throw notFound(`key ${keyId} not found`);
+  if (!(await keys.revokeKey(store.db, keyId))) throw conflict(`key ${keyId} is already revoked`);
+}

@@ -1,0 +1,46 @@
+/**
+ * docs/api.md is the reference for everything beyond the published interface. Every route the
+ * server registers is either one of the spec's (documented there and in /openapi.json) or named in
+ * docs/api.md as `METHOD /path`, so a new endpoint cannot ship undocumented.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { startTestServer, type TestServer } from './harness.js';
+import { loadRouteTable } from './route-table.js';
+
+/** The published interface's endpoints (task-service-interface 1.0.0); they never change. */
+const SPEC_ROUTES = new Set([
+  'GET /v1/me',
+  'GET /v1/lists',
+  'POST /v1/lists',
+  'GET /v1/lists/{listId}',
+  'PATCH /v1/lists/{listId}',
+  'POST /v1/lists/{listId}/archive',
+  'POST /v1/lists/{listId}/unarchive',
+  'GET /v1/task-statuses',
+  'GET /v1/users',
+  'GET /v1/tasks',
+  'POST /v1/tasks',
+  'GET /v1/tasks/{taskId}',
+  'PATCH /v1/tasks/{taskId}',
+  'DELETE /v1/tasks/{taskId}',
+]);
+
+describe('the API reference', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  test('every endpoint beyond the published interface is named in docs/api.md', async () => {
+    const reference = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    const { routes } = await loadRouteTable(server);
+    const undocumented = routes
+      .filter((route) => route.method !== 'HEAD' && !SPEC_ROUTES.has(route.name))
+      .map((route) => route.name)
+      .filter((name) => !reference.includes(`\`${name}`));
+    assert.deepEqual(undocumented, [], 'name each in docs/api.md as `METHOD /path`');
+  });
+});
