@@ -17,6 +17,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 
 function testFiles(dir) {
@@ -30,9 +31,16 @@ function testFiles(dir) {
 }
 
 /** Runs a command; resolves with whether it succeeded and, when `capture`, its output. */
-function run(command, args, { env = process.env, capture = false } = {}) {
+function run(command, args, { env = process.env, capture = false, lowPriority = false } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { env, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    if (lowPriority && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, 10); // inherited by what it starts
+      } catch {
+        // not allowed here: it runs at normal priority
+      }
+    }
     let output = '';
     if (capture) {
       child.stdout.on('data', (chunk) => (output += chunk));
@@ -61,7 +69,9 @@ const only = process.argv.slice(2);
 const selected = only.length ? all.filter((f) => only.some((o) => f.includes(o))) : all;
 
 const webStarted = Date.now();
-const webBuild = run('npm', ['run', '--silent', 'build:web'], { capture: true }).then((result) => {
+// At low priority, so that on a busy machine the build takes the CPU the server suites leave,
+// rather than slowing timing-sensitive suites down.
+const webBuild = run('npm', ['run', '--silent', 'build:web'], { capture: true, lowPriority: true }).then((result) => {
   const seconds = ((Date.now() - webStarted) / 1000).toFixed(1);
   if (!result.ok)
     console.error(`\nFAIL: the web build (npm run build:web) failed after ${seconds} s:\n${result.output}`);
