@@ -5,8 +5,9 @@
  *
  * - The web build (`npm run build:web`) runs in the background while the server suites run, so
  *   they never wait for it. Only suites that need the built web app (web/dist) wait: *.web.test
- *   files and the browser tests (e2e/*.e2e.test). They start as soon as the build is done, beside
- *   the server suites, and their output is printed after them. A failed web build fails the run.
+ *   files and the browser tests (e2e/*.e2e.test). They start as soon as the build is done, one at
+ *   a time beside the server suites, and their output is printed after them. A failed web build
+ *   fails the run.
  * - *.pg.test files need PostgreSQL and run only in its pass; browser tests run once, on SQLite.
  * - Without TEST_DATABASE_URL the PostgreSQL pass is skipped with a visible notice, unless
  *   REQUIRE_POSTGRES=1 (set by .ci/run), which turns that skip into a failure.
@@ -51,11 +52,15 @@ function run(command, args, { env = process.env, capture = false, lowPriority = 
   });
 }
 
-function runSuites(store, files, capture = false) {
+/**
+ * Runs suites on `store`, two files at a time. The web app's suites, which start while the server
+ * suites are still running, go one at a time: with the browser tests they are the heaviest.
+ */
+function runSuites(store, files, { capture = false, concurrency = 2 } = {}) {
   // A captured run would pick the TAP reporter (its output is not a terminal): keep the one the
   // other runs show.
   const reporter = capture && process.stdout.isTTY ? ['--test-reporter=spec'] : [];
-  return run(process.execPath, ['--test', '--test-concurrency=2', ...reporter, ...files], {
+  return run(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...reporter, ...files], {
     env: { ...process.env, TASKLANE_TEST_STORE: store },
     capture,
   });
@@ -84,7 +89,9 @@ const serverFiles = sqliteFiles.filter((f) => !needsWebApp(f));
 const webFiles = sqliteFiles.filter(needsWebApp);
 console.log(header('test suite on sqlite: server suites, while the web app builds', serverFiles));
 const webSuites = webBuild.then((build) =>
-  build.ok && webFiles.length ? runSuites('sqlite', webFiles, true) : { ok: build.ok, output: '' },
+  build.ok && webFiles.length
+    ? runSuites('sqlite', webFiles, { capture: true, concurrency: 1 })
+    : { ok: build.ok, output: '' },
 );
 let ok = serverFiles.length ? (await runSuites('sqlite', serverFiles)).ok : true;
 const build = await webBuild;
