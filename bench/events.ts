@@ -33,6 +33,7 @@ import {
   type BenchResult,
   type BenchServer,
 } from './support.js';
+import { connectEvents, type SseResponse } from '../test/sse/connection.js';
 
 const SIZES = [100, 2_000];
 const QUICK_SIZES = [100];
@@ -49,9 +50,8 @@ const PAUSE_BETWEEN_ROUNDS_MS = 50;
 
 /** One open SSE stream as this client sees it. */
 interface Stream {
-  req: http.ClientRequest;
-  /** Unparsed text after the last complete event. */
-  buffer: string;
+  /** Once its response head has arrived. */
+  response?: SseResponse;
   connected: boolean;
   /** performance.now() when the event of each round (index 0: warm-up) arrived; NaN until it does. */
   receivedAt: Float64Array;
@@ -102,8 +102,6 @@ class Streams {
   private openOne(agent: http.Agent): Promise<void> {
     return new Promise((resolve) => {
       const stream: Stream = {
-        req: null as unknown as http.ClientRequest,
-        buffer: '',
         connected: false,
         receivedAt: new Float64Array(this.rounds).fill(NaN),
         closedEarly: false,
@@ -112,63 +110,37 @@ class Streams {
         this.errors.set(why, (this.errors.get(why) ?? 0) + 1);
         resolve(); // counted, not fatal: the report says how many streams did not connect
       };
-      stream.req = http.get(
-        {
-          host: this.server.url.hostname,
-          port: this.server.url.port,
-          path: '/v1/events',
-          agent,
-          headers: { 'x-api-key': this.server.key, accept: 'text/event-stream' },
-        },
-        (res) => {
-          if (res.statusCode !== 200) {
-            res.resume();
-            return fail(`HTTP ${res.statusCode}`);
-          }
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            const now = performance.now();
-            this.receive(stream, chunk, now); // marks the stream connected on its `: connected` comment
-            if (stream.connected) resolve();
-          });
-          res.on('close', () => {
-            if (!this.closing) {
-              stream.closedEarly = true;
-              this.closedEarly++;
-              if (!stream.connected) fail('closed before connecting');
-            }
-          });
-        },
-      );
-      stream.req.on('error', (error: NodeJS.ErrnoException) => {
+      this.all.push(stream);
+      connectEvents(this.server.url, { key: this.server.key, agent, timeoutMs: OPEN_TIMEOUT_MS }, (response) => {
+        stream.response = response;
+        if (response.status !== 200) {
+          fail(`HTTP ${response.status}`);
+          return {};
+        }
+        return {
+          onComment: (text) => {
+            if (text !== 'connected' || stream.connected) return;
+            stream.connected = true;
+            this.connectedCount++;
+            resolve();
+          },
+          // Each chunk's arrival time: an event completed by it was received then.
+          onEvent: (event, receivedAt) => {
+            if (event.type !== 'taskList.updated') return;
+            if ((JSON.parse(event.data) as { listId?: number }).listId !== this.listId) return;
+            this.record(stream, event.id ?? '', receivedAt);
+          },
+          onClose: () => {
+            if (this.closing) return;
+            stream.closedEarly = true;
+            this.closedEarly++;
+            if (!stream.connected) fail('closed before connecting');
+          },
+        };
+      }).catch((error: NodeJS.ErrnoException) => {
         if (!this.closing) fail(error.code ?? error.message);
       });
-      this.all.push(stream);
     });
-  }
-
-  /** Splits the chunk into events and records the ones this benchmark waits for. */
-  private receive(stream: Stream, chunk: string, now: number): void {
-    stream.buffer += chunk;
-    let end: number;
-    while ((end = stream.buffer.indexOf('\n\n')) !== -1) {
-      const block = stream.buffer.slice(0, end);
-      stream.buffer = stream.buffer.slice(end + 2);
-      let type = 'message';
-      let id = '';
-      let data = '';
-      for (const line of block.split('\n')) {
-        if (line.startsWith(': connected') && !stream.connected) {
-          stream.connected = true;
-          this.connectedCount++;
-        } else if (line.startsWith('event: ')) type = line.slice(7);
-        else if (line.startsWith('id: ')) id = line.slice(4);
-        else if (line.startsWith('data: ')) data = line.slice(6);
-      }
-      if (type === 'taskList.updated' && (JSON.parse(data) as { listId?: number }).listId === this.listId) {
-        this.record(stream, id, now);
-      }
-    }
   }
 
   private record(stream: Stream, seq: string, now: number): void {
@@ -207,7 +179,7 @@ class Streams {
 
   close(): void {
     this.closing = true;
-    for (const stream of this.all) stream.req.destroy();
+    for (const stream of this.all) void stream.response?.close();
   }
 }
 

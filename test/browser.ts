@@ -13,6 +13,8 @@ export const COOKIE = 'tasklane_session';
 /** The session cookie's name when the request came over HTTPS through a trusted proxy. */
 export const SECURE_COOKIE = `__Host-${COOKIE}`;
 export const PASSWORD = 'correct horse battery staple';
+/** The one answer to a wrong password and to an unknown email alike. */
+export const WRONG_CREDENTIALS = 'Wrong email or password.';
 
 // ---------------------------------------------------------------------------------------------
 // A browser: fetch with a cookie jar

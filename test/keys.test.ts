@@ -15,7 +15,6 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -50,6 +49,7 @@ import {
   type TestServer,
 } from './harness.js';
 import { admin, adminFails, killAll } from './processes.js';
+import { openStream } from './sse/stream.js';
 
 const TIMEOUT = { timeout: 30_000 };
 const DAY_MS = 86_400_000;
@@ -174,24 +174,6 @@ function assertBetween(iso: string, from: number, to: number): void {
     at >= from && at <= to,
     `${iso} is not between ${new Date(from).toISOString()} and ${new Date(to).toISOString()}`,
   );
-}
-
-/** An open GET /v1/events; `ended` resolves when the server ends it. */
-async function openStream(
-  baseUrl: string,
-  key: string,
-): Promise<{ status: number; ended: Promise<void>; close(): void }> {
-  return new Promise((resolve, reject) => {
-    const request = http.get(`${baseUrl}/v1/events`, { headers: { 'x-api-key': key } }, (response) => {
-      response.resume();
-      const ended = new Promise<void>((done) => {
-        response.once('end', done);
-        response.once('close', done);
-      });
-      resolve({ status: response.statusCode!, ended, close: () => request.destroy() });
-    });
-    request.once('error', reject);
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -392,17 +374,17 @@ describe('API keys', () => {
       name: 'short-lived stream',
       expiresAt,
     });
-    const expiring = await openStream(server.url, key);
-    const lasting = await openStream(server.url, team.owner.key);
+    const expiring = await openStream(server, key, { label: 'expiring key' });
+    const lasting = await openStream(server, team.owner.key, { label: 'lasting key' });
     assert.equal(expiring.status, 200);
     assert.equal(lasting.status, 200);
     try {
       // The hub checks streams' credentials every 5 s.
-      const deadline = sleep(9_000).then(() => 'still open');
-      assert.equal(await Promise.race([expiring.ended.then(() => 'ended'), deadline]), 'ended');
+      await expiring.waitClosed(9_000);
       assert.ok(Date.now() >= Date.parse(expiresAt), 'the stream ended before its key expired');
-      assert.equal(await Promise.race([lasting.ended.then(() => 'ended'), sleep(50).then(() => 'open')]), 'open');
-      const again = await openStream(server.url, key);
+      await sleep(50);
+      assert.equal(lasting.ended, false, 'the stream of a key that has not expired must stay open');
+      const again = await openStream(server, key, { label: 'expired key' });
       assert.equal(again.status, 401);
       again.close();
     } finally {

@@ -8,8 +8,7 @@
  * process with Last-Event-ID set to the last id it saw: at once (the balancer already routes
  * around a dead process), then every 0.5–1 s until a process accepts it.
  */
-import http from 'node:http';
-import { SseParser } from '../../test/sse-parser.js';
+import { connectEvents, type SseResponse } from '../../test/sse/connection.js';
 import { sleep } from '../support.js';
 import type { Fleet, Member } from './fleet.js';
 import { now, type Ledger } from './ledger.js';
@@ -39,7 +38,8 @@ const RECONNECT_MS = 500;
 
 export class Streams {
   readonly states: StreamState[] = [];
-  private readonly requests = new Set<http.ClientRequest>();
+  /** The streams open now, so close() can drop them. */
+  private readonly responses = new Set<SseResponse>();
   private closing = false;
 
   constructor(
@@ -87,48 +87,31 @@ export class Streams {
   private attempt(state: StreamState, member: Member): Promise<boolean> {
     const user = this.team.users[state.userIndex]!;
     const sentAt = now();
-    return new Promise((resolve) => {
-      let settled = false;
-      const settle = (ok: boolean, outcome: number | string) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        this.ledger.record({ op: 'stream open', member: member.label, expected: 200, outcome, sentAt, doneAt: now() });
-        resolve(ok);
-      };
-      const req = http.get(
-        {
-          host: member.url.hostname,
-          port: member.url.port,
-          path: '/v1/events',
-          agent: false,
-          headers: { 'x-api-key': user.key, accept: 'text/event-stream', 'last-event-id': String(state.last) },
-        },
-        (res) => {
-          if (res.statusCode !== 200) {
-            res.resume();
-            settle(false, res.statusCode ?? 0);
-            return;
-          }
-          state.member = member.label;
-          settle(true, 200);
-          const parser = new SseParser({ onEvent: (event) => this.receive(state, event.event, event.id) });
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => parser.feed(chunk));
-          res.on('error', () => {}); // a cut connection: 'close' follows and reconnects
-          res.on('close', () => this.dropped(state, req, member));
-        },
-      );
-      this.requests.add(req);
-      req.on('close', () => this.requests.delete(req));
-      req.on('error', (error: NodeJS.ErrnoException) =>
-        settle(false, `connection error (${error.code ?? error.message})`),
-      );
-      const timer = setTimeout(
-        () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })),
-        OPEN_TIMEOUT_MS,
-      );
-    });
+    const record = (outcome: number | string) =>
+      this.ledger.record({ op: 'stream open', member: member.label, expected: 200, outcome, sentAt, doneAt: now() });
+    const open = connectEvents(
+      member.url,
+      { key: user.key, lastEventId: String(state.last), timeoutMs: OPEN_TIMEOUT_MS },
+      // Runs as the head arrives, before any event or the end of the stream can.
+      (response) => {
+        record(response.status);
+        if (response.status !== 200) return {}; // its body is read to the end, and the connection closes
+        state.member = member.label;
+        this.responses.add(response);
+        return {
+          onEvent: (event) => this.receive(state, event.type, event.id),
+          // Ended or cut off: either way the stream reconnects.
+          onClose: () => this.dropped(state, response, member),
+        };
+      },
+    );
+    return open.then(
+      (response) => response.status === 200,
+      (error: NodeJS.ErrnoException) => {
+        record(`connection error (${error.code ?? error.message})`);
+        return false;
+      },
+    );
   }
 
   private receive(state: StreamState, type: string, rawId: string | undefined): void {
@@ -150,8 +133,8 @@ export class Streams {
     }
   }
 
-  private dropped(state: StreamState, req: http.ClientRequest, member: Member): void {
-    this.requests.delete(req);
+  private dropped(state: StreamState, response: SseResponse, member: Member): void {
+    this.responses.delete(response);
     if (this.closing) return;
     state.member = undefined;
     state.reconnects++;
@@ -171,7 +154,7 @@ export class Streams {
 
   close(): void {
     this.closing = true;
-    for (const req of this.requests) req.destroy();
-    this.requests.clear();
+    for (const response of this.responses) void response.close();
+    this.responses.clear();
   }
 }

@@ -16,18 +16,17 @@ import net, { type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import type { Caller } from '../src/caller.js';
-import { revokeKey } from '../src/keys/keys.repository.js';
-import { createEventBus } from '../src/changes/bus.js';
-import { recordEvent } from '../src/changes/outbox.js';
-import { committedChanges } from '../src/changes/publisher.js';
-import { EventHub } from '../src/realtime/hub.js';
-import { createTestTeam, type Actor } from './factories.js';
-import { startTestServer, tempDatabase, TEST_STORE, type TempDatabase, type TestServer } from './harness.js';
-import { gatedStore, type ReadGate } from './read-gate.js';
-import { closeAllStreams, latestSeq, openStream, type SseEvent, type SseStream } from './sse-client.js';
-
-const TIMEOUT = { timeout: 30_000 };
+import type { Caller } from '../../src/caller.js';
+import { revokeKey } from '../../src/keys/keys.repository.js';
+import { createEventBus } from '../../src/changes/bus.js';
+import { EventHub } from '../../src/realtime/hub.js';
+import { recordEvent } from '../../src/changes/outbox.js';
+import { committedChanges } from '../../src/changes/publisher.js';
+import { createTestTeam, type Actor } from '../factories.js';
+import { startTestServer, tempDatabase, TEST_STORE, type TempDatabase, type TestServer } from '../harness.js';
+import { gatedStore, type ReadGate } from '../read-gate.js';
+import { closeAllStreams, openStream, type SseEvent, type SseStream } from '../sse/stream.js';
+import { latestSeq, TIMEOUT, waitUntil } from './support.js';
 
 /** Records `count` events addressed to `who` (as a change would); returns the last id. */
 async function writeEvents(server: TestServer, who: Actor, count: number): Promise<number> {
@@ -42,14 +41,6 @@ async function writeEvents(server: TestServer, who: Actor, count: number): Promi
     );
   }
   return latestSeq(server, who.teamId);
-}
-
-async function waitUntil(what: string, check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await sleep(10);
-  }
 }
 
 /** Opens a stream without waiting for its head; `headArrived` tells whether anything came yet. */

@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { insertSession, pruneExpiredSessions } from '../src/sessions/sessions.repository.js';
-import type { Db } from '../src/storage/schema.js';
-import { createTestTeam } from './factories.js';
-import { expectStatus, startTestServer, tempDatabase, type TempDatabase } from './harness.js';
+import { insertSession, pruneExpiredSessions } from '../../src/sessions/sessions.repository.js';
+import type { Db } from '../../src/storage/schema.js';
+import { createTestTeam } from '../factories.js';
+import { expectStatus, startTestServer, tempDatabase, type TempDatabase } from '../harness.js';
 
 const HOUR = 60 * 60 * 1000;
 

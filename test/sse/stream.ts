@@ -1,18 +1,17 @@
 /**
- * A small SSE client for the event-stream tests: opens GET /v1/events over plain node:http (so a
- * test controls exactly when a stream opens and closes), parses events and `:` comments as they
- * arrive (test/sse-parser.ts), and bounds every wait.
+ * The SSE client of the tests: opens GET /v1/events (connection.ts, so a test controls exactly
+ * when a stream opens and closes), records every event and `:` comment as it arrives, and bounds
+ * every wait, naming what it waited for and what it got instead.
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Db } from '../src/storage/schema.js';
-import { SseParser } from './sse-parser.js';
+import { connectEvents, type ConnectionHandlers, type SseEvent, type SseResponse } from './connection.js';
 
-export interface SseEvent {
-  id: string | undefined;
-  type: string;
-  data: string;
+export type { SseEvent } from './connection.js';
+
+export interface ReceivedEvent extends SseEvent {
+  /** performance.now() when the event was complete (its blank line arrived). */
+  at: number;
 }
 
 /** `type id`, e.g. `task.created 12`: the object id from `data`, for readable comparisons. */
@@ -29,52 +28,51 @@ export function show(event: SseEvent): string {
 const openStreams = new Set<SseStream>();
 
 export class SseStream {
-  readonly events: SseEvent[] = [];
+  readonly events: ReceivedEvent[] = [];
   readonly comments: string[] = [];
   /** The body, when the server answered something other than a stream. */
   body = '';
   ended = false;
   /** The server ended the response properly (rather than the connection breaking off). */
   endedCleanly = false;
+  /** Date.now() when the stream ended. */
+  endedAt: number | undefined;
   /** The first few kilobytes received, as text. */
   firstBytes = '';
-  /** Events handed out by next()/waitFor()/collectUntil(). */
+  readonly status: number;
+  /** The response headers. */
+  readonly headers: SseResponse['headers'];
+  /** Events handed out by next()/waitFor()/collectUntil()/waitForCount(). */
   private consumed = 0;
   private readonly waiters = new Set<() => void>();
-  private readonly parser = new SseParser({
-    onEvent: ({ id, event, data }) => this.events.push({ id, type: event, data }),
-    onComment: (text) => this.comments.push(text),
-  });
 
   constructor(
     readonly label: string,
-    readonly status: number,
-    /** The response headers. */
-    readonly headers: http.IncomingHttpHeaders,
-    private readonly req: http.ClientRequest,
-    res: http.IncomingMessage,
+    private readonly response: SseResponse,
   ) {
+    this.status = response.status;
+    this.headers = response.headers;
     openStreams.add(this);
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      if (this.firstBytes.length < 4096) this.firstBytes += chunk;
-      if (status !== 200) this.body += chunk;
-      else this.parser.feed(chunk);
-      this.notify();
-    });
-    const finish = () => {
-      if (this.ended) return;
-      this.ended = true;
-      openStreams.delete(this);
-      this.notify();
+  }
+
+  /** What the connection reports to. */
+  handlers(): ConnectionHandlers {
+    return {
+      onEvent: (event, at) => this.events.push({ ...event, at }),
+      onComment: (text) => this.comments.push(text),
+      onText: (text) => {
+        if (this.firstBytes.length < 4096) this.firstBytes += text;
+        if (this.status !== 200) this.body += text;
+        this.notify();
+      },
+      onClose: (clean) => {
+        this.ended = true;
+        this.endedCleanly = clean;
+        this.endedAt = Date.now();
+        openStreams.delete(this);
+        this.notify();
+      },
     };
-    res.on('end', () => {
-      this.endedCleanly = true;
-      finish();
-    });
-    res.on('close', finish);
-    res.on('error', finish);
-    req.on('error', finish);
   }
 
   private notify(): void {
@@ -108,17 +106,21 @@ export class SseStream {
   }
 
   /** The next event not handed out yet. */
-  next(timeoutMs = 3_000): Promise<SseEvent> {
+  next(timeoutMs = 3_000, what = 'next event'): Promise<ReceivedEvent> {
     return this.until(
       () => (this.consumed < this.events.length ? this.events[this.consumed++] : undefined),
       timeoutMs,
-      'next event',
+      what,
     );
   }
 
   /** Hands out events up to and including the first that matches; returns them all. */
-  async collectUntil(predicate: (event: SseEvent) => boolean, timeoutMs = 3_000): Promise<SseEvent[]> {
-    const collected: SseEvent[] = [];
+  async collectUntil(
+    predicate: (event: ReceivedEvent) => boolean,
+    timeoutMs = 3_000,
+    what = 'matching event',
+  ): Promise<ReceivedEvent[]> {
+    const collected: ReceivedEvent[] = [];
     await this.until(
       () => {
         while (this.consumed < this.events.length) {
@@ -129,14 +131,24 @@ export class SseStream {
         return undefined;
       },
       timeoutMs,
-      'matching event',
+      what,
     );
     return collected;
   }
 
   /** The first matching event (the ones before it are handed out and dropped). */
-  async waitFor(predicate: (event: SseEvent) => boolean, timeoutMs = 3_000): Promise<SseEvent> {
-    return (await this.collectUntil(predicate, timeoutMs)).at(-1)!;
+  async waitFor(
+    predicate: (event: ReceivedEvent) => boolean,
+    timeoutMs = 3_000,
+    what?: string,
+  ): Promise<ReceivedEvent> {
+    return (await this.collectUntil(predicate, timeoutMs, what)).at(-1)!;
+  }
+
+  /** Waits until `count` events have arrived in all, and hands them out. */
+  async waitForCount(count: number, timeoutMs: number): Promise<void> {
+    await this.until(() => (this.events.length >= count ? true : undefined), timeoutMs, `${count} events in all`);
+    this.consumed = Math.max(this.consumed, count);
   }
 
   /** Waits for a comment line (`: text`) that arrives after `afterCount` comments. */
@@ -170,9 +182,10 @@ export class SseStream {
     });
   }
 
-  close(): void {
-    this.req.destroy();
+  /** Drops the connection; resolves once its socket is closed. */
+  close(): Promise<void> {
     openStreams.delete(this);
+    return this.response.close();
   }
 }
 
@@ -180,43 +193,20 @@ export class SseStream {
  * Opens GET /v1/events with an API key (or, with `headers`, any credential); resolves once the
  * response head has arrived (any status).
  */
-export function openStream(
+export async function openStream(
   server: { url: string },
   key: string | undefined,
   options: { lastEventId?: string; label?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<SseStream> {
-  const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers };
-  if (key !== undefined) headers['x-api-key'] = key;
-  if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
-  const timeoutMs = options.timeoutMs ?? 5_000;
-  return new Promise((resolve, reject) => {
-    const req = http.request(new URL('/v1/events', server.url), { headers, agent: false }, (res) => {
-      clearTimeout(timer);
-      resolve(new SseStream(options.label ?? 'stream', res.statusCode ?? 0, res.headers, req, res));
-    });
-    const timer = setTimeout(() => {
-      req.destroy();
-      reject(new Error(`GET /v1/events: no response head within ${timeoutMs} ms`));
-    }, timeoutMs);
-    req.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    req.end();
+  let stream: SseStream | undefined;
+  await connectEvents(server.url, { ...options, key }, (response) => {
+    stream = new SseStream(options.label ?? 'stream', response);
+    return stream.handlers();
   });
+  return stream!;
 }
 
-/** Closes every stream still open (for after-hooks). */
-export function closeAllStreams(): void {
-  for (const stream of [...openStreams]) stream.close();
-}
-
-/** The team's newest event id (what a client that is up to date would send as Last-Event-ID). */
-export async function latestSeq(server: { store: { db: Db } }, teamId: string): Promise<number> {
-  const row = await server.store.db
-    .selectFrom('teams')
-    .select('event_counter')
-    .where('id', '=', teamId)
-    .executeTakeFirstOrThrow();
-  return Number(row.event_counter);
+/** Closes every stream still open (for after-hooks); resolves once their sockets are closed. */
+export async function closeAllStreams(): Promise<void> {
+  await Promise.all([...openStreams].map((stream) => stream.close()));
 }

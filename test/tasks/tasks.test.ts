@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
-import { createTestTeam, type Actor } from '../../test/factories.js';
-import { expectError, expectStatus, startTestServer, type TestServer } from '../../test/harness.js';
+import { createTestTeam, type Actor } from '../factories.js';
+import { expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';
 
 const DETAIL_KEYS = [
   'assignees',

@@ -9,27 +9,18 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError, loadConfig } from '../src/config.js';
-import { insertKey } from '../src/keys/keys.repository.js';
-import { hashSecret } from '../src/secret-hash.js';
-import { insertSession, setSessionTeam } from '../src/sessions/sessions.repository.js';
-import { upsertMember } from '../src/team/teams.repository.js';
-import { createTestTeam } from './factories.js';
-import { startTestServer, type TestServer } from './harness.js';
-import { closeAllStreams, openStream, type SseStream } from './sse-client.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { insertKey } from '../../src/keys/keys.repository.js';
+import { hashSecret } from '../../src/secret-hash.js';
+import { insertSession, setSessionTeam } from '../../src/sessions/sessions.repository.js';
+import { upsertMember } from '../../src/team/teams.repository.js';
+import { createTestTeam } from '../factories.js';
+import { startTestServer, type TestServer } from '../harness.js';
+import { closeAllStreams, openStream, type SseStream } from '../sse/stream.js';
+import { TIMEOUT, waitUntil } from './support.js';
 
-const TIMEOUT = { timeout: 30_000 };
 const PER_CREDENTIAL = 3;
 const PER_PROCESS = 5;
-
-async function waitUntil(what: string, check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await sleep(20);
-  }
-}
 
 /** A refusal: the status and a JSON body that is exactly {"error": message}. */
 async function assertRefused(stream: SseStream, status: number, message: RegExp): Promise<void> {

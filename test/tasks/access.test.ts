@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { issueKey as insertKey } from '../keys/keys.service.js';
-import { upsertMember } from '../team/teams.repository.js';
-import { createTestTeam, type Actor } from '../../test/factories.js';
-import { expectError, expectStatus, startTestServer, type TestServer } from '../../test/harness.js';
+import { issueKey as insertKey } from '../../src/keys/keys.service.js';
+import { upsertMember } from '../../src/team/teams.repository.js';
+import { createTestTeam, type Actor } from '../factories.js';
+import { expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';
 
 const NO_ACCESS = 'You do not have access to this task.';
 

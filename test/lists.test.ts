@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestTeam } from '../../test/factories.js';
-import { expectError, expectStatus, startTestServer, type TestServer } from '../../test/harness.js';
+import { createTestTeam } from './factories.js';
+import { expectError, expectStatus, startTestServer, type TestServer } from './harness.js';
 
 const COLORS = ['Gray', 'Red', 'Orange', 'Yellow', 'Amber', 'Lime', 'Green', 'Teal', 'Sky', 'Blue', 'Purple', 'Pink'];
 

@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { createEventBus } from '../src/changes/bus.js';
-import { openStore, type Store } from '../src/storage/database.js';
-import { tempDatabase, type TempDatabase } from './harness.js';
+import { createEventBus } from '../../src/changes/bus.js';
+import { openStore, type Store } from '../../src/storage/database.js';
+import { tempDatabase, type TempDatabase } from '../harness.js';
 
 let database: TempDatabase;
 let store: Store;

@@ -11,205 +11,63 @@
  * - the wake-up is not the source of truth: with A's LISTEN connection terminated, events still
  *   reach A (poll fallback, then the re-established listener), none lost and none duplicated.
  *
- * The SSE client below speaks plain node:http so a test controls exactly when a stream opens and
- * closes, and every wait is bounded.
+ * Streams are the shared SSE client's (test/sse/stream.ts): a test controls exactly when one opens
+ * and closes, and every wait is bounded.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { Client, expectStatus, tempDatabase, type TempDatabase } from './harness.js';
-import { admin, killAll, printedKey, serve, TIMEOUT, type Serving } from './processes.js';
-import { SseParser } from './sse-parser.js';
+import { Client, expectStatus, tempDatabase, type TempDatabase } from '../harness.js';
+import { admin, killAll, printedKey, serve, TIMEOUT, type Serving } from '../processes.js';
+import { closeAllStreams, openStream, type SseEvent, type SseStream } from '../sse/stream.js';
 
 // ---------------------------------------------------------------------------------------------
-// SSE client
+// Streams (the shared SSE client)
 // ---------------------------------------------------------------------------------------------
-
-export interface SseEvent {
-  id: string | undefined;
-  event: string;
-  data: string;
-  /** performance.now() when the event was complete (its blank line arrived). */
-  at: number;
-}
 
 /** How long opening a stream (until its response headers) may take. */
 const OPEN_TIMEOUT_MS = 10_000;
 
-/** Every stream opened by this file, so after-hooks can close whatever a failed test left open. */
-const openStreams = new Set<EventStream>();
-
 /** `task.updated taskId=7`, `taskList.created listId=3`; anything else as `type data`. */
-export function describeEvent(e: Pick<SseEvent, 'event' | 'data'>): string {
+function describeEvent(e: SseEvent): string {
   let data: any;
   try {
     data = JSON.parse(e.data);
   } catch {
-    return `${e.event} ${e.data}`;
+    return `${e.type} ${e.data}`;
   }
-  if (e.event.startsWith('taskList.')) return `${e.event} listId=${data?.listId}`;
-  if (e.event.startsWith('task.')) return `${e.event} taskId=${data?.taskId}`;
-  return `${e.event} ${e.data}`;
+  if (e.type.startsWith('taskList.')) return `${e.type} listId=${data?.listId}`;
+  if (e.type.startsWith('task.')) return `${e.type} taskId=${data?.taskId}`;
+  return `${e.type} ${e.data}`;
 }
 
-/** One `GET /v1/events` stream: parses `id`/`event`/`data` fields and `:` comments as they arrive. */
-export class EventStream {
-  /** Every event received, in arrival order (consumed or not). */
-  readonly events: SseEvent[] = [];
-  readonly comments: string[] = [];
-  /** Why the stream ended, once it has. */
-  ended: string | undefined;
-  private consumed = 0;
-  private readonly parser = new SseParser({
-    onEvent: (e) => this.events.push({ ...e, at: performance.now() }),
-    onComment: (text) => this.comments.push(text),
-  });
-  private readonly listeners = new Set<() => void>();
-  private readonly closedPromise: Promise<void>;
-
-  private constructor(
-    readonly label: string,
-    private readonly request: ClientRequest,
-    readonly response: IncomingMessage,
-  ) {
-    this.closedPromise = new Promise((resolve) => request.once('close', () => resolve()));
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => this.receive(chunk));
-    response.on('end', () => this.finish('the server ended the stream'));
-    response.on('error', (error) => this.finish(`response error: ${error.message}`));
-    response.on('close', () => this.finish('connection closed'));
-    request.on('error', (error) => this.finish(`request error: ${error.message}`));
-  }
-
-  /** Opens a stream; resolves once the 200 text/event-stream headers arrived. */
-  static open(baseUrl: string, key: string, label: string, lastEventId?: string | number): Promise<EventStream> {
-    return new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { 'x-api-key': key, accept: 'text/event-stream' };
-      if (lastEventId !== undefined) headers['last-event-id'] = String(lastEventId);
-      const request = http.get(`${baseUrl}/v1/events`, { headers, agent: false }, (response) => {
-        clearTimeout(timer);
-        const type = String(response.headers['content-type'] ?? '');
-        if (response.statusCode !== 200 || !type.startsWith('text/event-stream')) {
-          let body = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (body += chunk));
-          response.on('end', () =>
-            reject(new Error(`${label}: GET /v1/events answered ${response.statusCode} (${type}) ${body}`)),
-          );
-          return;
-        }
-        const stream = new EventStream(label, request, response);
-        openStreams.add(stream);
-        resolve(stream);
-      });
-      const timer = setTimeout(
-        () => request.destroy(new Error(`${label}: no response headers within ${OPEN_TIMEOUT_MS} ms`)),
-        OPEN_TIMEOUT_MS,
-      );
-      request.on('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-    });
-  }
-
-  private receive(chunk: string): void {
-    this.parser.feed(chunk);
-    this.wake();
-  }
-
-  private finish(reason: string): void {
-    this.ended ??= reason;
-    this.wake();
-  }
-
-  private wake(): void {
-    for (const listener of [...this.listeners]) listener();
-  }
-
-  /** Events received so far, as `describeEvent` strings. */
-  summary(): string[] {
-    return this.events.map(describeEvent);
-  }
-
-  /** The next event not yet consumed, waiting at most `timeoutMs`. */
-  async next(timeoutMs: number, what = 'an event'): Promise<SseEvent> {
-    if (this.consumed >= this.events.length) {
-      await new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (this.consumed < this.events.length) done();
-          else if (this.ended) done(new Error(`${this.label}: stream ended (${this.ended}) while waiting for ${what}`));
-        };
-        const done = (error?: Error) => {
-          clearTimeout(timer);
-          this.listeners.delete(check);
-          if (error) reject(error);
-          else resolve();
-        };
-        const timer = setTimeout(
-          () =>
-            done(
-              new Error(
-                `${this.label}: no ${what} within ${Math.round(timeoutMs)} ms; received so far: ` +
-                  JSON.stringify(this.summary()),
-              ),
-            ),
-          Math.max(0, timeoutMs),
-        );
-        this.listeners.add(check);
-        check();
-      });
-    }
-    return this.events[this.consumed++]!;
-  }
-
-  /** Consumes events until one matches, waiting at most `timeoutMs` in all. */
-  async waitFor(match: (e: SseEvent) => boolean, timeoutMs: number, what = 'a matching event'): Promise<SseEvent> {
-    const deadline = performance.now() + timeoutMs;
-    for (;;) {
-      const e = await this.next(deadline - performance.now(), what);
-      if (match(e)) return e;
-    }
-  }
-
-  /** Waits until `count` events have been received in all, and consumes them. */
-  async waitForCount(count: number, timeoutMs: number): Promise<void> {
-    const deadline = performance.now() + timeoutMs;
-    while (this.events.length < count) {
-      if (this.ended) assert.fail(`${this.label}: stream ended (${this.ended}) after ${this.events.length} events`);
-      assert.ok(
-        performance.now() < deadline,
-        `${this.label}: ${this.events.length} of ${count} events within ${timeoutMs} ms: ${JSON.stringify(this.summary())}`,
-      );
-      await sleep(20);
-    }
-    this.consumed = Math.max(this.consumed, count);
-  }
-
-  /** Asserts that no event beyond those consumed arrives within `ms` (and none is pending). */
-  async expectNothingFor(ms: number): Promise<void> {
-    await sleep(ms);
-    const extra = this.events.slice(this.consumed).map(describeEvent);
-    assert.deepEqual(extra, [], `${this.label} received events it should not have: ${JSON.stringify(extra)}`);
-  }
-
-  /** Drops the connection (as a client that goes away) and waits until the socket is closed. */
-  async close(): Promise<void> {
-    openStreams.delete(this);
-    this.request.destroy();
-    await Promise.race([this.closedPromise, sleep(5_000)]);
-  }
+/** The stream's events so far, as `describeEvent` strings. */
+function summary(stream: SseStream): string[] {
+  return stream.events.map(describeEvent);
 }
 
-async function closeAllStreams(): Promise<void> {
-  await Promise.all([...openStreams].map((s) => s.close()));
+/** Opens a stream; fails unless the answer is a 200 text/event-stream. */
+async function openEvents(
+  baseUrl: string,
+  key: string,
+  label: string,
+  lastEventId?: string | number,
+): Promise<SseStream> {
+  const resume = lastEventId === undefined ? {} : { lastEventId: String(lastEventId) };
+  const stream = await openStream({ url: baseUrl }, key, { ...resume, label, timeoutMs: OPEN_TIMEOUT_MS });
+  const type = String(stream.headers['content-type'] ?? '');
+  if (stream.status !== 200 || !type.startsWith('text/event-stream')) {
+    await stream.waitClosed(OPEN_TIMEOUT_MS).catch(() => {});
+    await stream.close();
+    throw new Error(`${label}: GET /v1/events answered ${stream.status} (${type}) ${stream.body}`);
+  }
+  return stream;
 }
 
 /** Asserts the stream's event ids are present and strictly increasing (as numbers). */
-function assertIncreasingIds(stream: EventStream): void {
+function assertIncreasingIds(stream: SseStream): void {
   let previous = -Infinity;
   for (const e of stream.events) {
     assert.ok(e.id !== undefined && /^\d+$/.test(e.id), `${stream.label}: event without a numeric id: ${e.id}`);
@@ -299,8 +157,8 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
    * Last-Event-ID starts "from now", and there is no signal of when "now" was fixed; resuming
    * from the current id gives a test a definite starting point without any sleep.)
    */
-  async function openFromNow(url: string, who: Person, label: string, team = teamId): Promise<EventStream> {
-    return EventStream.open(url, who.key, label, await latestEventId(team));
+  async function openFromNow(url: string, who: Person, label: string, team = teamId): Promise<SseStream> {
+    return openEvents(url, who.key, label, await latestEventId(team));
   }
 
   /** Process output for failure messages. */
@@ -363,7 +221,7 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
       async function change<T>(
         make: () => Promise<T>,
         expected: (result: T) => string,
-        to: EventStream[],
+        to: SseStream[],
         withinMs = PROMPT_MS,
       ): Promise<T> {
         const result = await make();
@@ -375,7 +233,7 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
             assert.equal(
               describeEvent(e),
               want,
-              `${stream.label}: expected "${want}" next; received ${JSON.stringify(stream.summary())}\n${output()}`,
+              `${stream.label}: expected "${want}" next; received ${JSON.stringify(summary(stream))}\n${output()}`,
             );
             latencies.push({ event: `${stream.label} ${want}`, ms: Math.round(e.at - done) });
           }),
@@ -452,7 +310,7 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
         [ownerStream, memberStream, outsiderStream, strangerStream].map((s) => s.expectNothingFor(QUIET_MS)),
       );
 
-      assert.deepEqual(ownerStream.summary(), [
+      assert.deepEqual(summary(ownerStream), [
         `taskList.created listId=${list.id}`,
         `taskList.updated listId=${list.id}`,
         `task.created taskId=${first.id}`,
@@ -463,7 +321,7 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
         `taskList.archived listId=${list.id}`,
         `task.deleted taskId=${second.id}`,
       ]);
-      assert.deepEqual(memberStream.summary(), [
+      assert.deepEqual(summary(memberStream), [
         `taskList.updated listId=${list.id}`,
         `task.created taskId=${first.id}`,
         `task.created taskId=${second.id}`,
@@ -473,8 +331,8 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
         `taskList.archived listId=${list.id}`,
         `task.created taskId=${memberTask.id}`,
       ]);
-      assert.deepEqual(outsiderStream.summary(), [`task.created taskId=${outsiderTask.id}`]);
-      assert.deepEqual(strangerStream.summary(), [`taskList.created listId=${strangerList.id}`]);
+      assert.deepEqual(summary(outsiderStream), [`task.created taskId=${outsiderTask.id}`]);
+      assert.deepEqual(summary(strangerStream), [`taskList.created listId=${strangerList.id}`]);
 
       for (const stream of [ownerStream, memberStream, outsiderStream, strangerStream]) assertIncreasingIds(stream);
       // One event has one id, whoever receives it: a client can resume with it on any process.
@@ -517,13 +375,13 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
         `task.deleted taskId=${other.id}`,
       ];
 
-      const onB = await EventStream.open(serverB.url, member.key, 'member@B (resumed)', seen.id);
+      const onB = await openEvents(serverB.url, member.key, 'member@B (resumed)', seen.id);
       // The same resume on A, for comparison: both processes replay the same events with the same ids.
-      const againOnA = await EventStream.open(serverA.url, member.key, 'member@A (resumed)', seen.id);
+      const againOnA = await openEvents(serverA.url, member.key, 'member@A (resumed)', seen.id);
       for (const stream of [onB, againOnA]) {
         for (const want of missed) {
           const e = await stream.next(FALLBACK_MS, `missed "${want}"`);
-          assert.equal(describeEvent(e), want, `${stream.label}: ${JSON.stringify(stream.summary())}`);
+          assert.equal(describeEvent(e), want, `${stream.label}: ${JSON.stringify(summary(stream))}`);
           assert.ok(Number(e.id) > Number(seen.id), `${stream.label}: replayed id ${e.id} not after ${seen.id}`);
         }
       }
@@ -541,8 +399,8 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
       assert.equal(describeEvent(e), `taskList.updated listId=${list.id}`);
       await onB.expectNothingFor(QUIET_MS);
 
-      assert.ok(!onB.summary().includes(`task.created taskId=${hidden.id}`));
-      assert.equal(onB.events.length, missed.length + 2, JSON.stringify(onB.summary()));
+      assert.ok(!summary(onB).includes(`task.created taskId=${hidden.id}`));
+      assert.equal(onB.events.length, missed.length + 2, JSON.stringify(summary(onB)));
       assertIncreasingIds(onB);
       await closeAllStreams();
     },
@@ -567,7 +425,7 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
       expectStatus(await owner.b.patch(`/v1/tasks/${tasks[0]!.id}`, { title: 'Warm-up' }), 200);
       await reference.next(PROMPT_MS, 'the warm-up event');
 
-      const resumed: { stream: EventStream; from: number; round: number }[] = [];
+      const resumed: { stream: SseStream; from: number; round: number }[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const from = Number(reference.events.at(-1)!.id);
         const writes = Promise.all(
@@ -582,7 +440,7 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
           Array.from({ length: STREAMS_PER_ROUND }, async (_, j) => {
             await sleep(j * 10);
             const url = j % 2 === 0 ? serverB.url : serverA.url;
-            const stream = await EventStream.open(
+            const stream = await openEvents(
               url,
               member.key,
               `resumed round ${round} #${j}@${'AB'[j % 2 === 0 ? 1 : 0]}`,
@@ -603,7 +461,7 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
       );
       await sleep(QUIET_MS);
 
-      assert.equal(reference.events.length, total, `reference: ${JSON.stringify(reference.summary())}`);
+      assert.equal(reference.events.length, total, `reference: ${JSON.stringify(summary(reference))}`);
       assertIncreasingIds(reference);
       const failures: string[] = [];
       for (const { stream, from } of resumed) {
@@ -651,7 +509,7 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
         const arrivals = await Promise.all(
           streams.map(async (s) => {
             const e = await s.next(done + withinMs - performance.now(), `write ${writes} (${what})`);
-            assert.equal(describeEvent(e), want, `${s.label}: ${JSON.stringify(s.summary())}`);
+            assert.equal(describeEvent(e), want, `${s.label}: ${JSON.stringify(summary(s))}`);
             return e.at - done;
           }),
         );
@@ -711,7 +569,7 @@ describe('realtime events across serve processes on one PostgreSQL database', { 
       await Promise.all(streams.map((s) => s.expectNothingFor(QUIET_MS)));
 
       for (const s of streams) {
-        assert.deepEqual(s.summary(), expected, s.label);
+        assert.deepEqual(summary(s), expected, s.label);
         assertIncreasingIds(s);
       }
       assert.deepEqual(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestTeam, type Actor } from '../../test/factories.js';
-import { expectError, expectStatus, startTestServer, type TestServer } from '../../test/harness.js';
+import { createTestTeam, type Actor } from '../factories.js';
+import { expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';
 
 type Params = Record<string, string | number | (string | number)[]>;
 
