@@ -3,19 +3,13 @@
  * the same transaction as the change they announce; streams read them from here, so an event
  * exists exactly when its change committed, and a client that reconnects can catch up.
  */
-import { afterCommit, type Store } from '../storage/database.js';
+import type { ChangeEventType } from '../contract/enums.js';
+import { afterCommit } from '../storage/database.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db } from '../storage/schema.js';
 import { committedChanges } from './publisher.js';
 
-export type EventType =
-  | 'taskList.created'
-  | 'taskList.updated'
-  | 'taskList.archived'
-  | 'taskList.unarchived'
-  | 'task.created'
-  | 'task.updated'
-  | 'task.deleted';
+export type EventType = ChangeEventType;
 
 export interface NewEvent {
   teamId: string;
@@ -55,7 +49,7 @@ const insertEvent = prepared((db, p: { teamId: string; seq: number; type: string
  * Writes an event inside the change's transaction; once it commits, the publisher announces it.
  * `_store` is no longer used; it stays until the services' calls drop it.
  */
-export async function recordEvent(_store: Store, trx: Db, event: NewEvent): Promise<void> {
+export async function recordEvent(trx: Db, event: NewEvent): Promise<void> {
   // The team row's lock (held to commit) orders a team's events: seq order is commit order.
   const [counter] = await bumpEventCounter(trx, { teamId: event.teamId });
   const seq = counter!.event_counter;

@@ -61,8 +61,8 @@ describe('the outbox publishes committed changes', () => {
   test('a change is published once its transaction has committed, not while it is still open', async () => {
     heard.length = 0;
     await store.transaction(async (trx) => {
-      await recordEvent(store, trx, event());
-      await recordEvent(store, trx, event());
+      await recordEvent(trx, event());
+      await recordEvent(trx, event());
       assert.deepEqual(heard, [], 'nothing is published before the commit');
     });
     assert.ok(heard.length > 0, 'published after the commit');
@@ -73,7 +73,7 @@ describe('the outbox publishes committed changes', () => {
     heard.length = 0;
     await assert.rejects(
       store.transaction(async (trx) => {
-        await recordEvent(store, trx, event());
+        await recordEvent(trx, event());
         throw new Error('rolled back');
       }),
       /rolled back/,

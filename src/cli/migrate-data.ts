@@ -8,7 +8,8 @@
  */
 import { parseArgs } from 'node:util';
 import { checkSource, copyDatabase } from '../storage/copy.js';
-import { openStore, readSnapshot, sqlitePath, type Store } from '../storage/database.js';
+import { openStore, sqlitePath, type Store } from '../storage/database.js';
+import { readSnapshot } from '../storage/snapshot.js';
 import { terminalProgress } from './progress.js';
 
 const USAGE = 'usage: tasklane migrate-data --from sqlite:./data/tasklane.db --to postgres://user@host:5432/db';

@@ -47,15 +47,9 @@ async function checkListMember(db: Db, list: ListRecord, caller: Caller): Promis
 }
 
 /** Announces a change of the list to its members (and to `alsoTo`, such as a member just removed). */
-async function recordListEvent(
-  store: Store,
-  trx: Db,
-  list: ListRecord,
-  type: EventType,
-  alsoTo: string[] = [],
-): Promise<void> {
+async function recordListEvent(trx: Db, list: ListRecord, type: EventType, alsoTo: string[] = []): Promise<void> {
   const audience = [...(await lists.memberIdsOfList(trx, list.id)), ...alsoTo];
-  await recordEvent(store, trx, { teamId: list.teamId, type, data: { listId: list.id }, audience });
+  await recordEvent(trx, { teamId: list.teamId, type, data: { listId: list.id }, audience });
 }
 
 /** The caller's non-archived lists (the spec's collection), or with `archived`, their archived ones. */
@@ -80,7 +74,7 @@ export async function createList(
       createdBy: caller.userId,
     });
     await lists.addListMember(trx, row.id, caller.userId);
-    await recordListEvent(store, trx, row, 'taskList.created');
+    await recordListEvent(trx, row, 'taskList.created');
     return presentList(row);
   });
 }
@@ -97,7 +91,7 @@ export async function updateList(
     checkIfMatch(ifMatch, row, 'list');
     if (changes.name === undefined && changes.color === undefined) return presentList(row);
     const updated = await lists.updateList(trx, row.id, changes);
-    await recordListEvent(store, trx, updated, 'taskList.updated');
+    await recordListEvent(trx, updated, 'taskList.updated');
     return presentList(updated);
   });
 }
@@ -113,7 +107,7 @@ export async function setArchived(
     const row = await loadListForChange(trx, caller, rawListId);
     if (row.isArchived === archived) return presentList(row);
     const updated = await lists.updateList(trx, row.id, { isArchived: archived });
-    await recordListEvent(store, trx, updated, archived ? 'taskList.archived' : 'taskList.unarchived');
+    await recordListEvent(trx, updated, archived ? 'taskList.archived' : 'taskList.unarchived');
     return presentList(updated);
   });
 }
@@ -132,7 +126,7 @@ export async function addMember(
 ): Promise<{ member: ListMember; created: boolean }> {
   return store.transaction(async (trx) => {
     const row = await loadListForChange(trx, caller, rawListId);
-    const created = await grantListMembership(store, trx, row, userId);
+    const created = await grantListMembership(trx, row, userId);
     const members = await lists.membersOfList(trx, caller.teamId, row.id);
     return { member: members.find((m) => m.id === userId)!, created };
   });
@@ -144,25 +138,20 @@ export async function addMember(
  * list is locked by the caller; the membership of the team is kept locked until commit, so a
  * removal from the team cannot slip in between and leave this list membership behind.
  */
-export async function grantListMembership(
-  store: Store,
-  trx: Db,
-  list: Locked<ListRecord>,
-  userId: string,
-): Promise<boolean> {
+export async function grantListMembership(trx: Db, list: Locked<ListRecord>, userId: string): Promise<boolean> {
   const notTeammate = () => invalidInput(`User ${userId} is not a member of this team.`);
   if (!isUuid(userId)) throw notTeammate();
   await keepMemberships(trx, list.teamId, [userId]);
   if (!(await findMembership(trx, list.teamId, userId))) throw notTeammate();
   const added = await lists.addListMember(trx, list.id, userId);
-  if (added) await recordListEvent(store, trx, list, 'taskList.updated');
+  if (added) await recordListEvent(trx, list, 'taskList.updated');
   return added;
 }
 
 export async function removeMember(store: Store, caller: Caller, rawListId: string, userId: string): Promise<void> {
   await store.transaction(async (trx) => {
     const row = await loadListForChange(trx, caller, rawListId);
-    await revokeListMembership(store, trx, row, userId);
+    await revokeListMembership(trx, row, userId);
   });
 }
 
@@ -171,12 +160,7 @@ export async function removeMember(store: Store, caller: Caller, rawListId: stri
  * locked by the caller, so two removals cannot both count the other member and leave none. The
  * removed member hears this last `taskList.updated` too, so the list leaves their sidebar.
  */
-export async function revokeListMembership(
-  store: Store,
-  trx: Db,
-  list: Locked<ListRecord>,
-  userId: string,
-): Promise<void> {
+export async function revokeListMembership(trx: Db, list: Locked<ListRecord>, userId: string): Promise<void> {
   if (!isUuid(userId) || !(await lists.isListMember(trx, list.id, userId))) {
     throw notFound(`User ${userId} is not a member of list ${list.id}.`);
   }
@@ -184,7 +168,7 @@ export async function revokeListMembership(
     throw invalidInput('A list must keep at least one member.');
   }
   await lists.removeListMember(trx, list.id, userId);
-  await recordListEvent(store, trx, list, 'taskList.updated', [userId]);
+  await recordListEvent(trx, list, 'taskList.updated', [userId]);
 }
 
 /** The list by id in any team, under its row lock: for the operator, who acts outside any team. */
@@ -200,7 +184,7 @@ async function loadListForOperator(trx: Db, rawListId: string): Promise<Locked<L
 export function addMemberAsOperator(store: Store, rawListId: string, userId: string): Promise<ListRecord> {
   return store.transaction(async (trx) => {
     const list = await loadListForOperator(trx, rawListId);
-    await grantListMembership(store, trx, list, userId);
+    await grantListMembership(trx, list, userId);
     return list;
   });
 }
@@ -208,6 +192,6 @@ export function addMemberAsOperator(store: Store, rawListId: string, userId: str
 /** `tasklane admin list-member remove`: the same rule as the API's, without a caller. */
 export function removeMemberAsOperator(store: Store, rawListId: string, userId: string): Promise<void> {
   return store.transaction(async (trx) => {
-    await revokeListMembership(store, trx, await loadListForOperator(trx, rawListId), userId);
+    await revokeListMembership(trx, await loadListForOperator(trx, rawListId), userId);
   });
 }

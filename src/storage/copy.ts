@@ -1,11 +1,12 @@
 /**
  * Copies a whole tasklane database into an empty one (SQLite → PostgreSQL, or any pair), all or
- * nothing. The source is one read snapshot (database.ts, readSnapshot) and is never written; the
+ * nothing. The source is one read snapshot (snapshot.ts) and is never written; the
  * target is filled in one transaction that commits only once every table's row count and
  * checksum, read back inside that same transaction, equal the source's.
  */
 import { sql, type Kysely, type SqlBool } from 'kysely';
-import type { Snapshot, Store } from './database.js';
+import type { Store } from './database.js';
+import type { Snapshot } from './snapshot.js';
 import {
   listColumns,
   listSerialTables,

@@ -167,7 +167,7 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
     });
     await links.attachLists(trx, row.id, listIds);
     await links.addAssignees(trx, row.id, assigneeIds);
-    await recordEvent(store, trx, {
+    await recordEvent(trx, {
       teamId: caller.teamId,
       type: 'task.created',
       data: { taskId: row.id },
@@ -209,7 +209,7 @@ export async function updateTask(
     await links.copyToListItems(trx, task.id, { priority: changes.priority, isCompleted: status?.isCompleted });
     if (!nothingGiven) {
       // Readers before and after: someone who just lost access learns the task left their view.
-      await recordEvent(store, trx, {
+      await recordEvent(trx, {
         teamId: caller.teamId,
         type: 'task.updated',
         data: { taskId: task.id },
@@ -233,7 +233,7 @@ export async function deleteTask(
     const readers = await readersOf(trx, task.id);
     const subtaskIds = await tasks.subtaskIdsOf(trx, task.id);
     await tasks.deleteTask(trx, task.id);
-    await recordEvent(store, trx, {
+    await recordEvent(trx, {
       teamId: caller.teamId,
       type: 'task.deleted',
       data: { taskId: task.id },
@@ -241,7 +241,7 @@ export async function deleteTask(
     });
     for (const subtaskId of subtaskIds) {
       // Each subtask became a top-level task.
-      await recordEvent(store, trx, {
+      await recordEvent(trx, {
         teamId: caller.teamId,
         type: 'task.updated',
         data: { taskId: subtaskId },

@@ -105,7 +105,7 @@ describe('realtime events (GET /v1/events): resuming with Last-Event-ID', () => 
     const writer = (async () => {
       while (writing) {
         await server.store.transaction((trx) =>
-          recordEvent(server.store, trx, {
+          recordEvent(trx, {
             teamId: team.id,
             type: 'task.updated',
             data: { taskId: ++written },
@@ -144,7 +144,7 @@ describe('realtime events (GET /v1/events): resuming with Last-Event-ID', () => 
     const base = await latestSeq(server, team.id);
     await server.store.transaction(async (trx) => {
       for (let i = 1; i <= 1_100; i++) {
-        await recordEvent(server.store, trx, {
+        await recordEvent(trx, {
           teamId: team.id,
           type: 'task.updated',
           data: { taskId: i },
@@ -191,7 +191,7 @@ describe('realtime events (GET /v1/events): resuming with Last-Event-ID', () => 
 
     // After sync.required the stream goes on live from the newest id.
     await server.store.transaction((trx) =>
-      recordEvent(server.store, trx, {
+      recordEvent(trx, {
         teamId: team.id,
         type: 'task.created',
         data: { taskId: 1 },

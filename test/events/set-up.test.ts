@@ -32,7 +32,7 @@ import { latestSeq, TIMEOUT, waitUntil } from './support.js';
 async function writeEvents(server: TestServer, who: Actor, count: number): Promise<number> {
   for (let i = 0; i < count; i++) {
     await server.store.transaction((trx) =>
-      recordEvent(server.store, trx, {
+      recordEvent(trx, {
         teamId: who.teamId,
         type: 'task.updated',
         data: { taskId: i + 1 },
