@@ -1,6 +1,6 @@
 /**
  * The operator CLI as a user runs it: `node bin/tasklane.js …` in a child process (compiled code
- * from dist/), on a temporary database (SQLite, or PostgreSQL when the suite runs on it). Covers every `admin` command of CONTRACT.md, its
+ * from dist/), on a temporary database (SQLite, or PostgreSQL when the suite runs on it). Covers every `admin` command of the README, its
  * failures, and `serve`: first start, restart, SIGTERM, and admin changes seen by a running server.
  */
 import assert from 'node:assert/strict';

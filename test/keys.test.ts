@@ -1,5 +1,5 @@
 /**
- * API keys (issue 7, "Keys"), end to end over HTTP on the store under test:
+ * API keys (docs/api.md, "API keys"; SECURITY.md), end to end over HTTP on the store under test:
  *
  * - a mistyped, truncated or made-up key is refused by its checksum, before any SQL statement
  *   (counted by a Kysely plugin on a second app over the same database); old-format keys still work

@@ -47,3 +47,4 @@ export type CreatedKey = Static<typeof CreatedKey>;
 export const KeyIdParams = Type.Object({ keyId: Type.String(LOWER_CASE) });
 
 export const KeyRevoked = Type.Object({ id: Type.String(), revoked: Type.Boolean() });
+export type KeyRevoked = Static<typeof KeyRevoked>;

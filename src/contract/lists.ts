@@ -1,12 +1,12 @@
 /** Task lists and their members: /v1/lists… */
 import { Type, type Static } from 'typebox';
-import { IdParam, LOWER_CASE, StringEnum, Uuid } from './common.js';
-import { LIST_COLORS } from './enums.js';
+import { IdParam, LOWER_CASE, NarrowString, StringEnum, Uuid } from './common.js';
+import { LIST_COLORS, type ListColor } from './enums.js';
 
 export const TaskList = Type.Object({
   id: Type.Number(),
   name: Type.String(),
-  color: Type.String({ description: `One of ${LIST_COLORS.join(', ')}.` }),
+  color: NarrowString<ListColor>({ description: `One of ${LIST_COLORS.join(', ')}.` }),
   isArchived: Type.Boolean(),
 });
 export type TaskList = Static<typeof TaskList>;
@@ -55,3 +55,4 @@ export const AddListMemberBody = Type.Object(
 export type AddListMemberBody = Static<typeof AddListMemberBody>;
 
 export const ListMemberRemoved = Type.Object({ listId: Type.Number(), userId: Type.String(), removed: Type.Boolean() });
+export type ListMemberRemoved = Static<typeof ListMemberRemoved>;

@@ -27,6 +27,7 @@ export const SignInBody = Type.Object(
 export type SignInBody = Static<typeof SignInBody>;
 
 export const SwitchTeamBody = Type.Object({ teamId: TeamId }, { additionalProperties: false });
+export type SwitchTeamBody = Static<typeof SwitchTeamBody>;
 
 export const ProfileBody = Type.Object(
   {
@@ -39,6 +40,7 @@ export const ProfileBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ProfileBody = Static<typeof ProfileBody>;
 
 export const PasswordChangeBody = Type.Object(
   {
@@ -50,4 +52,6 @@ export const PasswordChangeBody = Type.Object(
 export type PasswordChangeBody = Static<typeof PasswordChangeBody>;
 
 export const SignedOut = Type.Object({ signedOut: Type.Boolean() });
+export type SignedOut = Static<typeof SignedOut>;
 export const PasswordChanged = Type.Object({ changed: Type.Boolean() });
+export type PasswordChanged = Static<typeof PasswordChanged>;

@@ -1,5 +1,5 @@
 /**
- * ETags for conditional requests (CONTRACT.md): a task's or list's ETag is its version,
+ * ETags for conditional requests (docs/api.md, "Conditional requests"): a task's or list's ETag is its version,
  * which every change bumps. `If-Match` naming an older version makes a change fail with 412.
  *
  * The version compared must be read under the row's lock (a `Locked` row, from the repositories'

@@ -1,5 +1,6 @@
 import { byNameThenId } from '../ids.js';
 import { readLocked, type Locked } from '../storage/dialect.js';
+import type { ListColor } from '../contract/enums.js';
 import type { Member } from '../contract/team.js';
 import type { Db, ListRow } from '../storage/schema.js';
 
@@ -8,7 +9,7 @@ export interface ListRecord {
   id: number;
   teamId: string;
   name: string;
-  color: string;
+  color: ListColor;
   isArchived: boolean;
   version: number;
 }
@@ -95,7 +96,7 @@ export async function usableLists(
 
 export async function insertList(
   db: Db,
-  input: { teamId: string; name: string; color: string; createdBy: string },
+  input: { teamId: string; name: string; color: ListColor; createdBy: string },
 ): Promise<ListRecord> {
   const now = new Date().toISOString();
   const row = await db
@@ -117,7 +118,7 @@ export async function insertList(
 export async function updateList(
   db: Db,
   listId: number,
-  changes: { name?: string; color?: string; isArchived?: boolean },
+  changes: { name?: string; color?: ListColor; isArchived?: boolean },
 ): Promise<ListRecord> {
   const { isArchived, ...columns } = changes;
   const row = await db

@@ -4,6 +4,7 @@
  * skip the checks.
  */
 import type { Caller } from '../caller.js';
+import type { CreateListBody, UpdateListBody } from '../contract/lists.js';
 import { checkIfMatch } from '../http/etag.js';
 import { forbidden, invalidInput, notFound } from '../http/errors.js';
 import { isUuid, toId } from '../ids.js';
@@ -61,11 +62,7 @@ export async function getList(store: Store, caller: Caller, rawListId: string): 
   return presentList(await loadListAsMember(store.db, caller, rawListId));
 }
 
-export async function createList(
-  store: Store,
-  caller: Caller,
-  input: { name: string; color?: string },
-): Promise<VersionedList> {
+export async function createList(store: Store, caller: Caller, input: CreateListBody): Promise<VersionedList> {
   return store.transaction(async (trx) => {
     const row = await lists.insertList(trx, {
       teamId: caller.teamId,
@@ -83,7 +80,7 @@ export async function updateList(
   store: Store,
   caller: Caller,
   rawListId: string,
-  changes: { name?: string; color?: string },
+  changes: UpdateListBody,
   ifMatch?: string,
 ): Promise<VersionedList> {
   return store.transaction(async (trx) => {

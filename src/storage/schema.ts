@@ -25,7 +25,7 @@ export interface UsersTable {
 }
 
 export type { Role } from '../contract/enums.js';
-import type { Priority, Role } from '../contract/enums.js';
+import type { ListColor, Priority, Role } from '../contract/enums.js';
 
 export interface TeamMembersTable {
   team_id: string;
@@ -64,7 +64,7 @@ export interface TaskListsTable {
   id: Generated<number>;
   team_id: string;
   name: string;
-  color: string;
+  color: ListColor;
   is_archived: Generated<number>;
   created_by: string;
   created_at: string;

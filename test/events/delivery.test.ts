@@ -1,5 +1,5 @@
 /**
- * Realtime events (CONTRACT.md, "Realtime events"), end to end: which events a stream gets, and
+ * Realtime events (docs/api.md, "Realtime events"), end to end: which events a stream gets, and
  * when. Real SSE streams against the running server, opened as several users of two teams while
  * others change lists and tasks.
  *
