@@ -300,6 +300,29 @@ describe('tasklane admin', { timeout: 10 * TIMEOUT }, () => {
   });
 });
 
+describe('migrations', () => {
+  test(
+    'admin commands started at once on a new database all succeed: the first migrates, the rest wait',
+    {
+      timeout: 2 * TIMEOUT,
+    },
+    async () => {
+      // Before migrations took SQLite's write lock, about one run in three failed with "table already exists".
+      for (let round = 0; round < 3; round++) {
+        const fresh = await tempDatabase();
+        try {
+          const teams = await Promise.all(
+            [1, 2, 3, 4].map((n) => admin(fresh.url, 'org', 'create', '--name', `T${n}`)),
+          );
+          assert.equal(new Set(teams.map((t) => t.id)).size, 4);
+        } finally {
+          await fresh.remove();
+        }
+      }
+    },
+  );
+});
+
 describe('tasklane serve', { timeout: 10 * TIMEOUT }, () => {
   const databases: TempDatabase[] = [];
   after(async () => {

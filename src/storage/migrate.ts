@@ -1,5 +1,5 @@
 /** Versioned schema migrations, run by `serve` before it listens and by `admin` before it acts. */
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Store } from './database.js';
 import type { DialectName } from './dialect.js';
 import { initialSchema } from './migrations/0001_initial.js';
@@ -36,6 +36,22 @@ export function migrationNames(dialect: DialectName): string[] {
 
 /** Brings the database up to the latest schema; a no-op when it already is. */
 export async function migrateToLatest(store: Store): Promise<void> {
+  if (store.dialect === 'postgres') return runMigrator(store);
+  // Kysely's migrator takes no lock on SQLite, so two processes starting on a new file at once
+  // (two `tasklane admin` commands, say) both ran 0001 and one failed ("table already exists").
+  // `begin immediate` takes the file's one write lock first: the second waits (busy_timeout),
+  // then finds every migration done. SQLite's DDL is transactional, so a failure undoes it all.
+  await sql`begin immediate`.execute(store.db);
+  try {
+    await runMigrator(store);
+  } catch (error) {
+    await sql`rollback`.execute(store.db).catch(() => {});
+    throw error;
+  }
+  await sql`commit`.execute(store.db);
+}
+
+async function runMigrator(store: Store): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(store.dialect) };
   const migrator = new Migrator({ db: store.db, provider });
   const { error, results } = await migrator.migrateToLatest();
