@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, scrypt } from 'node:crypto';
 import { hashPassword } from '../src/team/passwords.js';
-import { updateUser } from '../src/team/users.repository.js';
+import { setPasswordHash } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectError, expectStatus, show, type Response, type TestServer } from './harness.js';
 
@@ -118,7 +118,7 @@ export function sessionCookie(response: BrowserResponse, name = COOKIE): { value
 
 /** Gives a factory-made user a password (factories make users without one). */
 export async function setPassword(server: TestServer, actor: Actor, password = PASSWORD): Promise<void> {
-  await updateUser(server.store.db, actor.userId, { password_hash: await hashPassword(password) });
+  await setPasswordHash(server.store.db, actor.userId, await hashPassword(password));
 }
 
 /** A new team whose owner has a password. */

@@ -392,7 +392,7 @@ describe(`${TEST_STORE}: writes racing each other`, () => {
       assert.deepEqual(statuses(answers), [200, 409], context);
       const winner = answers.findIndex((answer) => answer.status === 200);
       current = `round ${round} writer ${winner}`;
-      const stored = (await findUser(server.store.db, team.owner.userId))!.password_hash!;
+      const stored = (await findUser(server.store.db, team.owner.userId))!.passwordHash!;
       assert.equal((await verifyPassword(current, stored)).ok, true, `the winner's password was not kept; ${context}`);
     }
   });

@@ -21,7 +21,7 @@ import fc from 'fast-check';
 import { insertKey } from '../src/keys/keys.repository.js';
 import { insertSession } from '../src/sessions/sessions.repository.js';
 import { hashPassword } from '../src/team/passwords.js';
-import { updateUser } from '../src/team/users.repository.js';
+import { setPasswordHash } from '../src/team/users.repository.js';
 import { describeRequest, requestArb, toRawRequest, type FuzzContext, type FuzzRequest } from './fuzz/requests.js';
 import { Ref } from './fuzz/values.js';
 import { expectStatus, startTestServer, TEST_STORE, type TestServer } from './harness.js';
@@ -90,7 +90,7 @@ class Fixture {
   private async renew(world: World): Promise<FuzzContext> {
     const { db } = this.server.store;
     const { owner, mate } = world;
-    await updateUser(db, owner.userId, { password_hash: await (passwordHash ??= hashPassword(WORLD_PASSWORD)) });
+    await setPasswordHash(db, owner.userId, await (passwordHash ??= hashPassword(WORLD_PASSWORD)));
     const spare = await insertKey(db, { teamId: world.teamId, userId: owner.userId, name: 'spare' });
     const list = expectStatus(await owner.api.post('/v1/lists', { name: `Fuzzed list ${world.listMarker}` }), 201);
     expectStatus(await owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }), 201);

@@ -37,7 +37,7 @@ import { generateApiKey } from '../src/keys/key-format.js';
 import { findKey, insertKey } from '../src/keys/keys.repository.js';
 import { openStore, type Store } from '../src/storage/database.js';
 import { hashPassword } from '../src/team/passwords.js';
-import { updateUser } from '../src/team/users.repository.js';
+import { setPasswordHash } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor } from './factories.js';
 import {
   Client,
@@ -154,7 +154,7 @@ async function lastUsedAt(server: TestServer, keyId: string): Promise<string | n
 
 /** Signs `actor` in with a password (set here); the headers make session requests and changes. */
 async function signIn(server: TestServer, actor: Actor): Promise<Record<string, string>> {
-  await updateUser(server.store.db, actor.userId, { password_hash: await hashPassword(PASSWORD) });
+  await setPasswordHash(server.store.db, actor.userId, await hashPassword(PASSWORD));
   const response = await fetch(`${server.url}/auth/sign-in`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

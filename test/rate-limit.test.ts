@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { hashPassword } from '../src/team/passwords.js';
-import { updateUser } from '../src/team/users.repository.js';
+import { setPasswordHash } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor } from './factories.js';
 import { expectError, expectStatus, show, startTestServer, type Response, type TestServer } from './harness.js';
 
@@ -63,7 +63,7 @@ async function eventStreamHead(server: TestServer, key: string): Promise<{ statu
 /** Gives the actor a password and signs in; returns the Cookie header of the new session. */
 async function signIn(server: TestServer, actor: Actor, from: Record<string, string>): Promise<string> {
   const password = 'a long enough password';
-  await updateUser(server.store.db, actor.userId, { password_hash: await hashPassword(password) });
+  await setPasswordHash(server.store.db, actor.userId, await hashPassword(password));
   const res = await server.client().post('/auth/sign-in', { email: actor.email, password }, from);
   expectStatus(res, 200);
   const cookie = res.headers.get('set-cookie')?.split(';')[0];

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { findUser, updateUser } from '../src/team/users.repository.js';
+import { findUser, setPasswordHash } from '../src/team/users.repository.js';
 import { Browser, legacyScryptHash, PASSWORD, signIn, teamWithPassword } from './browser.js';
 import { expectError, expectStatus, startTestServer, type Response, type TestServer } from './harness.js';
 
@@ -120,7 +120,7 @@ describe('sign-in budgets under concurrency', () => {
     expectError(await signInFrom(newAddress(), { email: team.owner.email, password: PASSWORD }), 429, ACCOUNT_REFUSAL);
     // Nothing changed: the password is still the old one (checked on the stored row, the budget being spent).
     const row = await findUser(server.store.db, team.owner.userId);
-    assert.ok(row?.password_hash?.startsWith('$argon2id$'));
+    assert.ok(row?.passwordHash?.startsWith('$argon2id$'));
   });
 });
 
@@ -128,9 +128,9 @@ describe('password hashes from earlier releases', () => {
   test('an old scrypt hash signs in, and that sign-in replaces it with an argon2id hash of the same password', async () => {
     const team = await teamWithPassword(server);
     const old = await legacyScryptHash(PASSWORD);
-    await updateUser(server.store.db, team.owner.userId, { password_hash: old });
+    await setPasswordHash(server.store.db, team.owner.userId, old);
     await signIn(server, team.owner.email);
-    const upgraded = (await findUser(server.store.db, team.owner.userId))!.password_hash!;
+    const upgraded = (await findUser(server.store.db, team.owner.userId))!.passwordHash!;
     assert.match(upgraded, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     await signIn(server, team.owner.email); // the new hash verifies the same password
     expectError(
@@ -142,11 +142,11 @@ describe('password hashes from earlier releases', () => {
   test('a wrong password against an old hash leaves the old hash in place', async () => {
     const team = await teamWithPassword(server);
     const old = await legacyScryptHash(PASSWORD);
-    await updateUser(server.store.db, team.owner.userId, { password_hash: old });
+    await setPasswordHash(server.store.db, team.owner.userId, old);
     expectError(
       await new Browser(server.url).post('/auth/sign-in', { email: team.owner.email, password: 'wrong guess' }),
       401,
     );
-    assert.equal((await findUser(server.store.db, team.owner.userId))!.password_hash, old);
+    assert.equal((await findUser(server.store.db, team.owner.userId))!.passwordHash, old);
   });
 });

@@ -9,7 +9,7 @@ import { insertKey } from '../src/keys/keys.repository.js';
 import { insertSession } from '../src/sessions/sessions.repository.js';
 import { listStatuses } from '../src/statuses/statuses.repository.js';
 import { hashPassword } from '../src/team/passwords.js';
-import { updateUser } from '../src/team/users.repository.js';
+import { setPasswordHash } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectStatus, type TestServer } from './harness.js';
 
@@ -47,9 +47,7 @@ export interface World {
 let passwordHash: Promise<string> | undefined;
 
 async function equip(server: TestServer, actor: Actor): Promise<WorldActor> {
-  await updateUser(server.store.db, actor.userId, {
-    password_hash: await (passwordHash ??= hashPassword(WORLD_PASSWORD)),
-  });
+  await setPasswordHash(server.store.db, actor.userId, await (passwordHash ??= hashPassword(WORLD_PASSWORD)));
   const session = await insertSession(server.store.db, actor.userId, actor.teamId);
   return { ...actor, password: WORLD_PASSWORD, session };
 }

@@ -5,7 +5,7 @@ import type { PasswordAttempt } from '../http/rate-limit.js';
 import type { Store } from '../storage/database.js';
 import { findMembership, findTeam } from '../team/teams.repository.js';
 import { hashPassword, verifyPassword } from '../team/passwords.js';
-import { findUser, findUserByEmail, teamsOfUser, updateUser, replacePasswordHash } from '../team/users.repository.js';
+import { findUser, findUserByEmail, teamsOfUser, renameUser, replacePasswordHash } from '../team/users.repository.js';
 import type { SessionInfo } from '../contract/sessions.js';
 import { deleteOtherSessions, deleteSession, insertSession, setSessionTeam } from './sessions.repository.js';
 
@@ -39,11 +39,11 @@ export async function signIn(
   const user = await findUserByEmail(store.db, email);
   // An unknown email has a budget of its own, so the answers never tell which accounts exist.
   const attempt = await reserveAttempt(user ? `user:${user.id}` : `email:${email}`);
-  const hash = user?.password_hash ?? (await decoy());
+  const hash = user?.passwordHash ?? (await decoy());
   const { ok, needsRehash } = await verifyPassword(input.password, hash);
-  if (!user || !user.password_hash || !ok) throw unauthorized('Wrong email or password.');
+  if (!user || !user.passwordHash || !ok) throw unauthorized('Wrong email or password.');
   await attempt.succeeded();
-  if (needsRehash) await rehash(store, user.id, user.password_hash, input.password);
+  if (needsRehash) await rehash(store, user.id, user.passwordHash, input.password);
 
   const teams = await teamsOfUser(store.db, user.id);
   const team = input.teamId ? teams.find((t) => t.id === input.teamId) : teams[0];
@@ -93,7 +93,7 @@ export async function signOut(store: Store, caller: Caller): Promise<void> {
 }
 
 export async function updateProfile(store: Store, caller: Caller, name: string): Promise<void> {
-  await updateUser(store.db, caller.userId, { name });
+  await renameUser(store.db, caller.userId, name);
 }
 
 /** Changes the password after checking the current one, and signs out every other session. */
@@ -106,12 +106,12 @@ export async function changePassword(
   const user = await findUser(store.db, caller.userId);
   // A wrong current password is a failed guess like a wrong sign-in, from the same budgets.
   const attempt = await reserveAttempt(`user:${caller.userId}`);
-  const current = user?.password_hash ? await verifyPassword(input.currentPassword, user.password_hash) : undefined;
-  if (!user?.password_hash || !current?.ok) throw invalidInput('The current password is wrong.');
+  const current = user?.passwordHash ? await verifyPassword(input.currentPassword, user.passwordHash) : undefined;
+  if (!user?.passwordHash || !current?.ok) throw invalidInput('The current password is wrong.');
   await attempt.succeeded();
   if (input.newPassword === input.currentPassword)
     throw invalidInput('The new password is the same as the current one.');
-  const oldHash = user.password_hash;
+  const oldHash = user.passwordHash;
   const passwordHash = await hashPassword(input.newPassword);
   await store.transaction(async (trx) => {
     // Only over the hash that was checked: of two changes sent at once, one wins and the other is told.

@@ -12,7 +12,7 @@ import { issueKey } from '../keys/keys.service.js';
 import { createDefaultStatuses } from '../statuses/statuses.service.js';
 import type { Store } from '../storage/database.js';
 import { lockSetup } from '../storage/dialect.js';
-import type { Db, TeamRow, UserRow } from '../storage/schema.js';
+import type { Db } from '../storage/schema.js';
 import { hashPassword } from './passwords.js';
 import * as teams from './teams.repository.js';
 import * as users from './users.repository.js';
@@ -38,17 +38,17 @@ export function members(store: Store, caller: Caller): Promise<Member[]> {
 }
 
 /** A team by id, or undefined (any string is accepted: a malformed id matches nothing). */
-export async function findTeam(store: Store, teamId: string): Promise<TeamRow | undefined> {
+export async function findTeam(store: Store, teamId: string): Promise<teams.TeamRecord | undefined> {
   return isUuid(teamId) ? teams.findTeam(store.db, teamId) : undefined;
 }
 
 /** A user by id, or undefined (any string is accepted: a malformed id matches nothing). */
-export async function findUser(store: Store, userId: string): Promise<UserRow | undefined> {
+export async function findUser(store: Store, userId: string): Promise<users.UserRecord | undefined> {
   return isUuid(userId) ? users.findUser(store.db, userId) : undefined;
 }
 
 /** A new team with the default workflow: To do (default), In progress, Done (completed). */
-export async function createTeam(db: Db, name: string): Promise<TeamRow> {
+export async function createTeam(db: Db, name: string): Promise<teams.TeamRecord> {
   const team = await teams.insertTeam(db, name);
   await createDefaultStatuses(db, team.id);
   return team;
@@ -60,7 +60,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 export async function createUser(
   store: Store,
   input: { email: string; name: string; password?: string },
-): Promise<UserRow> {
+): Promise<users.UserRecord> {
   const email = input.email.trim();
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw invalidInput(`"${email}" is not an email address`);
   if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {

@@ -5,7 +5,13 @@ import { inList, listParam, lockRows } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, Role, TeamRow } from '../storage/schema.js';
 
-export async function insertTeam(db: Db, name: string): Promise<TeamRow> {
+/** A team as the rest of the code sees it (its counters stay in here). */
+export interface TeamRecord {
+  id: string;
+  name: string;
+}
+
+export async function insertTeam(db: Db, name: string): Promise<TeamRecord> {
   const row: TeamRow = {
     id: randomUUID(),
     name,
@@ -14,11 +20,11 @@ export async function insertTeam(db: Db, name: string): Promise<TeamRow> {
     created_at: new Date().toISOString(),
   };
   await db.insertInto('teams').values(row).execute();
-  return row;
+  return { id: row.id, name: row.name };
 }
 
-export async function findTeam(db: Db, teamId: string): Promise<TeamRow | undefined> {
-  return db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
+export async function findTeam(db: Db, teamId: string): Promise<TeamRecord | undefined> {
+  return db.selectFrom('teams').select(['id', 'name']).where('id', '=', teamId).executeTakeFirst();
 }
 
 export async function countTeams(db: Db): Promise<number> {

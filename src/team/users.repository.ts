@@ -2,10 +2,26 @@ import { randomUUID } from 'node:crypto';
 import type { Db, UserRow } from '../storage/schema.js';
 import type { Role } from '../contract/enums.js';
 
+/** A user as the rest of the code sees it. */
+export interface UserRecord {
+  id: string;
+  email: string;
+  name: string;
+  /** null: the user cannot sign in to the web app (API keys only). */
+  passwordHash: string | null;
+}
+
+const toUserRecord = (row: UserRow): UserRecord => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  passwordHash: row.password_hash,
+});
+
 export async function insertUser(
   db: Db,
   input: { email: string; name: string; passwordHash: string | null },
-): Promise<UserRow> {
+): Promise<UserRecord> {
   const row: UserRow = {
     id: randomUUID(),
     email: input.email.toLowerCase(),
@@ -14,23 +30,21 @@ export async function insertUser(
     created_at: new Date().toISOString(),
   };
   await db.insertInto('users').values(row).execute();
-  return row;
+  return toUserRecord(row);
 }
 
-export async function findUser(db: Db, userId: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+export async function findUser(db: Db, userId: string): Promise<UserRecord | undefined> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  return row && toUserRecord(row);
 }
 
-export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+export async function findUserByEmail(db: Db, email: string): Promise<UserRecord | undefined> {
+  const row = await db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+  return row && toUserRecord(row);
 }
 
-export async function updateUser(
-  db: Db,
-  userId: string,
-  changes: { name?: string; password_hash?: string },
-): Promise<void> {
-  await db.updateTable('users').set(changes).where('id', '=', userId).execute();
+export async function renameUser(db: Db, userId: string, name: string): Promise<void> {
+  await db.updateTable('users').set({ name }).where('id', '=', userId).execute();
 }
 
 /**
@@ -63,4 +77,9 @@ export async function teamsOfUser(db: Db, userId: string): Promise<TeamOfUser[]>
     .orderBy('m.created_at')
     .orderBy('t.id')
     .execute();
+}
+
+/** Sets the user's password hash (whatever it was): for tests and the operator. */
+export async function setPasswordHash(db: Db, userId: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
 }

@@ -49,7 +49,7 @@ describe('web sessions', () => {
   describe('POST /auth/password', () => {
     test('needs the right current password and a new one of at least 8 characters; a refusal changes nothing', async () => {
       const { team, browser } = await signedInOwner(server);
-      const hashBefore = (await findUser(server.store.db, team.owner.userId))!.password_hash;
+      const hashBefore = (await findUser(server.store.db, team.owner.userId))!.passwordHash;
       const change = (body: unknown) => browser.post('/auth/password', body, browser.csrf());
 
       expectError(await change({ currentPassword: 'not my password', newPassword: 'a brand new password' }), 400);
@@ -59,7 +59,7 @@ describe('web sessions', () => {
       expectError(await change({ currentPassword: PASSWORD, newPassword: 'x'.repeat(201) }), 400, /newPassword/);
       expectError(await change({ currentPassword: PASSWORD, newPassword: PASSWORD }), 400);
 
-      assert.equal((await findUser(server.store.db, team.owner.userId))!.password_hash, hashBefore);
+      assert.equal((await findUser(server.store.db, team.owner.userId))!.passwordHash, hashBefore);
       await signIn(server, team.owner.email, PASSWORD);
       expectStatus(await browser.get('/v1/me'), 200);
     });
@@ -102,7 +102,7 @@ describe('web sessions', () => {
       expectError(await api.patch('/auth/profile', { name: 'By key' }), 403);
       expectError(await api.post('/auth/team', { teamId: team.id }), 403);
       expectError(await api.post('/auth/sign-out'), 403);
-      assert.equal((await findUser(server.store.db, team.owner.userId))!.password_hash, null);
+      assert.equal((await findUser(server.store.db, team.owner.userId))!.passwordHash, null);
       assert.equal(expectStatus(await api.get('/v1/me'), 200).user.name, team.owner.name);
     });
   });

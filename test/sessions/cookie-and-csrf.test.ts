@@ -65,7 +65,7 @@ describe('web sessions', () => {
       const list = expectStatus(await team.owner.api.post('/v1/lists', { name: 'Keep me' }), 201);
       const task = expectStatus(await team.owner.api.post('/v1/tasks', { title: 'Keep me too' }), 201);
       const keyToRevoke = expectStatus(await browser.post('/v1/api-keys', { name: 'keep' }, browser.csrf()), 201);
-      const hashBefore = (await findUser(server.store.db, team.owner.userId))!.password_hash;
+      const hashBefore = (await findUser(server.store.db, team.owner.userId))!.passwordHash;
 
       const snapshot = async () => ({
         lists: expectStatus(await team.owner.api.get('/v1/lists'), 200),
@@ -113,7 +113,7 @@ describe('web sessions', () => {
       }
 
       assert.deepEqual(await snapshot(), before, 'a refused change changed something');
-      assert.equal((await findUser(server.store.db, team.owner.userId))!.password_hash, hashBefore);
+      assert.equal((await findUser(server.store.db, team.owner.userId))!.passwordHash, hashBefore);
       expectStatus(await server.client(keyToRevoke.key).get('/v1/me'), 200);
       assert.ok(browser.sessionToken, 'the cookie must survive refused changes');
 

@@ -52,8 +52,8 @@ describe('web sessions', () => {
       const other = await team.member();
       await setPassword(server, other, newPassword);
       const otherRow = await findUser(server.store.db, other.userId);
-      assert.match(otherRow!.password_hash ?? '', /^\$argon2id\$/);
-      assert.notEqual(otherRow!.password_hash, row.password_hash);
+      assert.match(otherRow!.passwordHash ?? '', /^\$argon2id\$/);
+      assert.notEqual(otherRow!.passwordHash, row.password_hash);
       await signIn(server, other.email, newPassword);
     });
 
