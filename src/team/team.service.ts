@@ -54,7 +54,7 @@ export async function createTeam(db: Db, name: string): Promise<teams.TeamRecord
   return team;
 }
 
-export const MIN_PASSWORD_LENGTH = 8;
+const MIN_PASSWORD_LENGTH = 8;
 
 /** A new user; without a password they can use API keys but cannot sign in to the web app. */
 export async function createUser(
@@ -82,13 +82,6 @@ export function addMember(store: Store, teamId: string, userId: string, role: Ro
 export async function removeMember(store: Store, teamId: string, userId: string): Promise<void> {
   const removed = await store.transaction((trx) => teams.deleteMember(trx, teamId, userId));
   if (!removed) throw notFound(`user ${userId} is not a member of org ${teamId}`);
-}
-
-/** Refuses a user who is not a member of the team (an API key belongs to a member). */
-export async function requireMember(db: Db, teamId: string, userId: string): Promise<Role> {
-  const role = await teams.findMembership(db, teamId, userId);
-  if (!role) throw notFound(`user ${userId} is not a member of org ${teamId}`);
-  return role;
 }
 
 export interface Bootstrap {
