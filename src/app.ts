@@ -9,16 +9,19 @@ import { Type } from 'typebox';
 import { createEventBus } from './changes/bus.js';
 import { committedChanges } from './changes/publisher.js';
 import type { Config } from './config.js';
+import { ERROR_DETAIL_HEADER } from './contract/common.js';
 import type { Store } from './storage/database.js';
 import { authenticate, SESSION_COOKIE } from './http/auth.js';
 import type { App, AppDeps } from './http/app-types.js';
 import { registerCors } from './http/cors.js';
+import { asHeaderValue } from './http/error-detail.js';
 import { AppError } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { LOG_REDACTION } from './http/log-redaction.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { answerClientError } from './http/timeouts.js';
+import { registerUnknownQueryCheck } from './http/unknown-query.js';
 import { validationMessage, validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
 import { housekeepingJobs } from './jobs/housekeeping.js';
@@ -104,9 +107,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       info: {
         title: 'tasklane API',
         version: API_VERSION,
+        // Markdown: the code spans keep `<message>` literal, where bare it would be taken for an HTML tag.
         description:
           'Task lists, tasks, workflow statuses and members of one team, for the holder of a personal API key. ' +
-          'Every error body is {"error": "<message>"}.',
+          'Every error body is `{"error": "<message>"}`. Where the published interface fixes the body of a 400 ' +
+          '(`Invalid input.`, `listId must be a number.`), the precise reason is in the `Error-Detail` response ' +
+          'header. A query parameter an endpoint does not take is refused with a 400 that names it.',
       },
       components: {
         securitySchemes: {
@@ -136,6 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await registerWebApp(app);
 
+  // Every /v1 and /auth route (registered from here on) refuses query parameters it does not declare.
+  registerUnknownQueryCheck(app);
   signInRoute(rateLimiter.failedAuth)(app, deps);
   // Housekeeping runs while the app does; closing waits for a run in progress, so the store is
   // closed only after it (http/shutdown.ts closes the store once the app has closed).
@@ -205,6 +213,10 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
     message = 'Internal server error.';
   }
   const fixed = request.routeOptions?.config?.invalidInputMessage;
-  if (status === 400 && fixed) message = fixed;
+  if (status === 400 && fixed) {
+    // The spec fixes the body; the reason still reaches the client, in a header.
+    reply.header(ERROR_DETAIL_HEADER, asHeaderValue(message));
+    message = fixed;
+  }
   reply.code(status).type('application/json').send({ error: message });
 }

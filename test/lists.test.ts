@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestTeam } from './factories.js';
+import { expectFixedError } from './fixed-errors.js';
 import { expectError, expectStatus, startTestServer, type TestServer } from './harness.js';
 
 const COLORS = ['Gray', 'Red', 'Orange', 'Yellow', 'Amber', 'Lime', 'Green', 'Teal', 'Sky', 'Blue', 'Purple', 'Pink'];
@@ -32,31 +33,33 @@ describe('task lists', () => {
       }
     });
 
-    test('rejects bad input with "Invalid input." and creates nothing', async () => {
+    test('rejects bad input with "Invalid input.", the reason in Error-Detail, and creates nothing', async () => {
       const { owner } = await createTestTeam(server);
-      const bad: unknown[] = [
-        {},
-        { name: '' },
-        { name: '   ' },
-        { name: 42 },
-        { name: null },
-        { name: 'x', color: 'green' },
-        { name: 'x', color: 'Magenta' },
-        { name: 'x', color: null },
-        { name: 'x'.repeat(201) },
-        [],
-        'name',
+      const name = 'name must be a string of 1 to 200 characters with at least one non-whitespace character.';
+      const color = `color must be one of: ${COLORS.join(', ')}.`;
+      const bad: [unknown, string][] = [
+        [{}, 'name is required.'],
+        [{ name: '' }, name],
+        [{ name: '   ' }, name],
+        [{ name: 42 }, name],
+        [{ name: null }, name],
+        [{ name: 'x', color: 'green' }, color],
+        [{ name: 'x', color: 'Magenta' }, color],
+        [{ name: 'x', color: null }, color],
+        [{ name: 'x'.repeat(201) }, 'name must be at most 200 characters long.'],
+        [[], 'The request body must be an object.'],
+        ['name', 'The request body must be an object.'],
       ];
-      for (const body of bad) {
-        expectError(await owner.api.post('/v1/lists', body), 400, 'Invalid input.');
+      for (const [body, detail] of bad) {
+        expectFixedError(await owner.api.post('/v1/lists', body), 'Invalid input.', detail);
       }
-      expectError(
+      expectFixedError(
         await owner.api.request('POST', '/v1/lists', {
           rawBody: '{"name":',
           headers: { 'content-type': 'application/json' },
         }),
-        400,
         'Invalid input.',
+        'The request body is not valid JSON.',
       );
       assert.deepEqual(expectStatus(await owner.api.get('/v1/lists'), 200), []);
     });
@@ -105,8 +108,8 @@ describe('task lists', () => {
         404,
         'List 99999999999999999999 not found.',
       );
-      expectError(await team.owner.api.get('/v1/lists/abc'), 400, 'Invalid input.');
-      expectError(await team.owner.api.get('/v1/lists/-1'), 400, 'Invalid input.');
+      expectFixedError(await team.owner.api.get('/v1/lists/abc'), 'Invalid input.', 'listId must be a number.');
+      expectFixedError(await team.owner.api.get('/v1/lists/-1'), 'Invalid input.', 'listId must be a number.');
     });
 
     test('an archived list can still be fetched by a member', async () => {
@@ -194,14 +197,25 @@ describe('task lists', () => {
       assert.equal(expectStatus(res, 200).isArchived, true);
     });
 
-    test('answer "listId must be a number." for a non-numeric id, 403 for a non-member, 404 across teams', async () => {
+    test('answer "listId must be a number." to every 400 (the reason in Error-Detail), 403 for a non-member, 404 across teams', async () => {
       const team = await createTestTeam(server);
       const outsider = await team.member();
       const stranger = (await createTestTeam(server)).owner;
       const list = expectStatus(await team.owner.api.post('/v1/lists', { name: 'Guarded' }), 201);
       for (const action of ['archive', 'unarchive']) {
-        expectError(await team.owner.api.post(`/v1/lists/abc/${action}`), 400, 'listId must be a number.');
-        expectError(await team.owner.api.post(`/v1/lists/1.5/${action}`), 400, 'listId must be a number.');
+        for (const id of ['abc', '1.5']) {
+          const res = await team.owner.api.post(`/v1/lists/${id}/${action}`);
+          expectFixedError(res, 'listId must be a number.', 'listId must be a number.');
+        }
+        // Every 400 of archive and unarchive has the spec's body; Error-Detail says what was wrong.
+        expectFixedError(
+          await team.owner.api.request('POST', `/v1/lists/${list.id}/${action}`, {
+            rawBody: '{',
+            headers: { 'content-type': 'application/json' },
+          }),
+          'listId must be a number.',
+          'The request body is not valid JSON.',
+        );
         expectError(
           await outsider.api.post(`/v1/lists/${list.id}/${action}`),
           403,

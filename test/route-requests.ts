@@ -32,7 +32,7 @@ const MISSING_UUID = '00000000-0000-4000-8000-000000000001';
 
 export interface Reference {
   kind: ObjectKind;
-  where: 'path' | 'body';
+  where: 'path' | 'body' | 'query';
   name: string;
   value: string | number;
 }
@@ -104,8 +104,9 @@ function example(schema: JsonSchema, where: string): unknown {
 }
 
 /**
- * The request `who` sends to `route` in the world; with `missing`, every object it names is
- * replaced by an id that does not exist.
+ * The request `who` sends to `route` in the world; with `missing`, every object it names that
+ * `who` may not use is replaced by an id that does not exist (the ones they may use stay, so the
+ * two requests differ only where the answer must not).
  */
 export function buildMatrixRequest(
   route: ApiRoute,
@@ -113,10 +114,11 @@ export function buildMatrixRequest(
   who: Who,
   variant: 'refs' | 'minimal',
   missing = false,
+  options: { everyQueryParameter?: boolean } = {},
 ): MatrixRequest {
   const actor = actorOf(world, who);
   const references: Reference[] = [];
-  const refer = (name: string, schema: JsonSchema, where: 'path' | 'body'): string | number | undefined => {
+  const refer = (name: string, schema: JsonSchema, where: Reference['where']): string | number | undefined => {
     const kind = refKindOf(name, schema);
     if (kind === 'email') return actor?.email ?? world.owner.email;
     if (kind === 'password') return /new/i.test(name) ? 'a brand new password' : (actor?.password ?? 'no password');
@@ -127,7 +129,8 @@ export function buildMatrixRequest(
           'teach refKindOf in test/fuzz/arbitraries.ts (and USABLE_BY in test/route-requests.ts) about it',
       );
     }
-    const value = missing ? missingValue(kind) : realValue(world, kind);
+    const hidden = who === 'anonymous' || !USABLE_BY[who].has(kind);
+    const value = missing && hidden ? missingValue(kind) : realValue(world, kind);
     references.push({ kind, where, name, value });
     return value;
   };
@@ -143,6 +146,18 @@ export function buildMatrixRequest(
     }
     return encodeURIComponent(String(value));
   });
+
+  // With `everyQueryParameter`, each one the route declares, with a value it accepts; an array
+  // parameter is repeated, as clients give several values.
+  const query = new URLSearchParams();
+  for (const param of options.everyQueryParameter ? route.queryParams : []) {
+    const repeated = typesOf(param.schema).includes('array');
+    const schema = repeated ? (param.schema.items ?? {}) : param.schema;
+    const where = `${route.name} query parameter "${param.name}"`;
+    const value = String(refer(param.name, schema, 'query') ?? example(schema, where));
+    for (let i = 0; i < (repeated ? 2 : 1); i++) query.append(param.name, value);
+  }
+  const search = query.size > 0 ? `?${query.toString()}` : '';
 
   let body: string | undefined;
   if (route.body) {
@@ -174,7 +189,7 @@ export function buildMatrixRequest(
   } else if (actor && route.credential === 'key') {
     headers['x-api-key'] = actor.key;
   }
-  return { raw: { method: route.method, path, headers, body }, references };
+  return { raw: { method: route.method, path: path + search, headers, body }, references };
 }
 
 export type Expectation =

@@ -30,6 +30,8 @@ export interface ApiRoute {
   body?: { schema: JsonSchema; required: boolean };
   /** Success statuses the route documents (2xx). */
   successStatuses: number[];
+  /** Statuses whose response declares the Error-Detail header (a body the spec fixes: the reason is there). */
+  errorDetailStatuses: number[];
   credential: Credential;
   /** The route answers with an endless event stream. */
   streams: boolean;
@@ -123,6 +125,9 @@ function toApiRoute(method: string, path: string, operation: JsonSchema): ApiRou
   const successStatuses = Object.keys(operation.responses ?? {})
     .map(Number)
     .filter((status) => status >= 200 && status < 300);
+  const errorDetailStatuses = Object.entries(operation.responses ?? {})
+    .filter(([, response]) => (response as JsonSchema).headers?.['Error-Detail'] !== undefined)
+    .map(([status]) => Number(status));
   const security: JsonSchema[] | undefined = operation.security;
   const credential: Credential =
     security && security.length === 0
@@ -140,6 +145,7 @@ function toApiRoute(method: string, path: string, operation: JsonSchema): ApiRou
     queryParams: parameters.filter((p) => p.in === 'query'),
     body: bodySchema ? { schema: bodySchema, required: operation.requestBody.required === true } : undefined,
     successStatuses,
+    errorDetailStatuses,
     credential,
     streams,
   };

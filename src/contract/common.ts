@@ -50,9 +50,36 @@ export const Uuid = (options: object = {}) => Type.String({ format: 'uuid', ...L
 export const DateString = (options: object = {}) =>
   Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', ...options });
 
+/**
+ * The response header that carries the precise reason of a 400 whose body is a text the spec
+ * fixes (`Invalid input.`, `listId must be a number.`): printable ASCII, such as
+ * `title must be a string of 1 to 500 characters with at least one non-whitespace character.`
+ */
+export const ERROR_DETAIL_HEADER = 'Error-Detail';
+
+/** The 400 of a route whose every 400 body is the spec's fixed text: the reason is in Error-Detail. */
+const FixedTextError = Type.Object(ErrorBody.properties, {
+  additionalProperties: false,
+  headers: {
+    [ERROR_DETAIL_HEADER]: Type.String({
+      description:
+        'The precise reason, naming the field or parameter and the rule it broke, in printable ASCII ' +
+        '(other characters are written as \\uXXXX). The body keeps the fixed text the published interface requires.',
+    }),
+  },
+});
+
 /** Declares the error statuses a route can answer, for the OpenAPI document. */
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorBody> {
   return Object.fromEntries([401, 429, ...statuses].map((status) => [status, ErrorBody]));
+}
+
+/**
+ * `errorResponses` for a route whose 400 body the spec fixes (its `invalidInputMessage`): the
+ * 400 also declares the Error-Detail header that carries the reason.
+ */
+export function fixedTextErrorResponses(...statuses: number[]): Record<number, typeof ErrorBody> {
+  return { ...errorResponses(400, ...statuses), 400: FixedTextError };
 }
 
 export const NullableString = Type.Union([Type.String(), Type.Null()]);

@@ -24,7 +24,14 @@ const ListColor = StringEnum(LIST_COLORS, { errorMessage: `color must be one of:
 
 export const ListsQuery = Type.Object(
   {
-    archived: Type.Optional(Type.String({ enum: ['true', 'false'], errorMessage: 'archived must be true or false.' })),
+    archived: Type.Optional(
+      Type.String({
+        enum: ['true', 'false'],
+        errorMessage: 'archived must be true or false.',
+        description:
+          "true: the caller's archived lists instead (an extension); false or omitted: the non-archived ones.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

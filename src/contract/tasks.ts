@@ -19,7 +19,8 @@ export const MAX_TITLE_LENGTH = 500;
 /** Longest task description, in characters: a long CommonMark document, far below BODY_LIMIT_BYTES. */
 export const MAX_DESCRIPTION_LENGTH = 100_000;
 
-const Id = (name: string) => Type.String({ pattern: '^\\d+$', errorMessage: `${name} must be a number.` });
+const Id = (name: string, options: object = {}) =>
+  Type.String({ pattern: '^\\d+$', errorMessage: `${name} must be a number.`, ...options });
 const PriorityField = StringEnum(PRIORITIES, {
   errorMessage: `priority must be one of: ${PRIORITIES.join(', ')}, or null.`,
 });
@@ -35,8 +36,8 @@ const Description = Nullable(
     errorMessage: `description must be a string of at most ${MAX_DESCRIPTION_LENGTH.toLocaleString('en-US')} characters, or null.`,
   }),
 );
-const DueDate = (name: string) =>
-  DateString({ errorMessage: `${name} must be a real calendar date written YYYY-MM-DD.` });
+const DueDate = (name: string, options: object = {}) =>
+  DateString({ errorMessage: `${name} must be a real calendar date written YYYY-MM-DD.`, ...options });
 const ListIds = Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), {
   maxItems: MAX_IDS_PER_FIELD,
   errorMessage: `taskListIds must be an array of list IDs (numbers), at most ${MAX_IDS_PER_FIELD.toLocaleString('en-US')}.`,
@@ -53,29 +54,66 @@ const StatusId = Type.Integer({
 
 export const TaskIdParams = IdParam('taskId');
 
+/** A filter given by repeating its parameter: a task matches any of the values. */
+const repeated = (what: string) => `${what}; a task matches any of them. Repeat the parameter to give several.`;
+
 export const TaskQuery = Type.Object(
   {
-    taskListId: Type.Optional(Type.Array(Id('taskListId'), { maxItems: MAX_IDS_PER_FIELD })),
+    taskListId: Type.Optional(
+      Type.Array(Id('taskListId'), {
+        maxItems: MAX_IDS_PER_FIELD,
+        description: repeated('List IDs: tasks attached to these lists'),
+      }),
+    ),
     query: Type.Optional(
-      Type.String({ maxLength: 200, errorMessage: 'query must be a single string of at most 200 characters.' }),
+      Type.String({
+        maxLength: 200,
+        errorMessage: 'query must be a single string of at most 200 characters.',
+        description: 'Case-insensitive substring of the title; empty is no filter.',
+      }),
     ),
     assigneeId: Type.Optional(
-      Type.Array(Uuid({ errorMessage: 'assigneeId must be a user ID (UUID).' }), { maxItems: MAX_IDS_PER_FIELD }),
+      Type.Array(Uuid({ errorMessage: 'assigneeId must be a user ID (UUID).' }), {
+        maxItems: MAX_IDS_PER_FIELD,
+        description: repeated('User IDs (UUIDs): tasks assigned to these users'),
+      }),
     ),
-    taskStatusId: Type.Optional(Type.Array(Id('taskStatusId'), { maxItems: MAX_IDS_PER_FIELD })),
-    isCompleted: Type.Optional(StringEnum(['true', 'false'], { errorMessage: 'isCompleted must be true or false.' })),
+    taskStatusId: Type.Optional(
+      Type.Array(Id('taskStatusId'), {
+        maxItems: MAX_IDS_PER_FIELD,
+        description: repeated('Task status IDs: tasks in these statuses'),
+      }),
+    ),
+    isCompleted: Type.Optional(
+      StringEnum(['true', 'false'], {
+        errorMessage: 'isCompleted must be true or false.',
+        description: 'true: only completed tasks; false: only tasks not completed; omitted: both.',
+      }),
+    ),
     priority: Type.Optional(
       Type.Array(StringEnum(PRIORITIES, { errorMessage: `priority must be one of: ${PRIORITIES.join(', ')}.` }), {
         maxItems: 4,
+        description: repeated(`Priorities (${PRIORITIES.join(', ')}): tasks with these priorities`),
       }),
     ),
-    dueDateFrom: Type.Optional(DueDate('dueDateFrom')),
-    dueDateTo: Type.Optional(DueDate('dueDateTo')),
-    parentId: Type.Optional(Id('parentId')),
+    dueDateFrom: Type.Optional(
+      DueDate('dueDateFrom', {
+        description: 'Inclusive lower bound of dueDate (YYYY-MM-DD); tasks without a due date are left out.',
+      }),
+    ),
+    dueDateTo: Type.Optional(
+      DueDate('dueDateTo', {
+        description: 'Inclusive upper bound of dueDate (YYYY-MM-DD); tasks without a due date are left out.',
+      }),
+    ),
+    parentId: Type.Optional(
+      Id('parentId', { description: 'A task ID: only the subtasks of that task (an extension).' }),
+    ),
     limit: Type.Optional(
       Type.String({
         pattern: '^(?:[1-9][0-9]{0,2}|1000)$',
         errorMessage: 'limit must be a whole number from 1 to 1000.',
+        description: 'The most tasks returned, a whole number from 1 to 1000; default 1000.',
       }),
     ),
   },

@@ -5,12 +5,14 @@
  * CORS were closed.
  */
 import cors from '@fastify/cors';
+import { ERROR_DETAIL_HEADER } from '../contract/common.js';
 import type { App } from './app-types.js';
 
 /** Request headers a cross-origin API client may send (beyond the CORS-safelisted ones). */
 export const CORS_ALLOWED_HEADERS = ['x-api-key', 'content-type', 'idempotency-key', 'if-match'];
 /** Response headers a cross-origin API client may read. */
 export const CORS_EXPOSED_HEADERS = [
+  ERROR_DETAIL_HEADER,
   'ETag',
   'RateLimit-Limit',
   'RateLimit-Remaining',

@@ -25,6 +25,7 @@ import { AppError } from './errors.js';
 import { reserve, saveResponse, type RecordScope, type Reservation } from './idempotency-records.js';
 import { IdempotencySeal, type StoredResponse } from './idempotency-seal.js';
 import { openRequestTransaction, storeInTransaction, type RequestTransaction } from './idempotency-transaction.js';
+import { addRouteHook } from './route-hooks.js';
 
 /** How long a key is remembered: a retry within this time replays, later it runs as new. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -38,7 +39,7 @@ const TRANSACTION_LIMIT_MS = 30_000;
 const HEADER = 'idempotency-key';
 const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
 /** The response headers a replay repeats; the rest (rate limits, security headers) are the retry's own. */
-const REPLAYED_HEADERS = ['content-type', 'etag', 'location'];
+const REPLAYED_HEADERS = ['content-type', 'etag', 'location', 'error-detail'];
 
 export const MESSAGES = {
   invalidKey: 'Idempotency-Key must be 1 to 255 printable ASCII characters.',
@@ -80,7 +81,7 @@ export function takesIdempotencyKey(route: Pick<RouteOptions, 'method' | 'url'>)
 export function registerIdempotency(app: App, store: Store): void {
   app.addHook('onRoute', (route) => {
     if (!takesIdempotencyKey(route)) return;
-    route.preValidation = [...asArray(route.preValidation), claimKey];
+    addRouteHook(route, 'preValidation', 'last', claimKey);
     route.handler = idempotentHandler(store, route.handler as RouteHandlerMethod);
   });
   app.addHook('onSend', finish);
@@ -93,9 +94,6 @@ export function registerIdempotency(app: App, store: Store): void {
     }
   });
 }
-
-const asArray = <T>(value: T | T[] | undefined): T[] =>
-  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 /** The secret the caller authenticated with, as auth.ts reads it: the API key, else the session cookie. */
 function credentialSecret(request: FastifyRequest, caller: Caller): string | undefined {

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { etagOf } from '../http/etag.js';
 import type { VersionedList as ListWithVersion } from './lists.service.js';
 import type { App, AppDeps } from '../http/app-types.js';
-import { errorResponses } from '../contract/common.js';
+import { errorResponses, fixedTextErrorResponses } from '../contract/common.js';
 import { Member } from '../contract/team.js';
 import {
   AddListMemberBody,
@@ -47,7 +47,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
         summary: 'Create a list; the caller becomes its first member',
         tags,
         body: CreateListBody,
-        response: { 201: TaskList, ...errorResponses(400) },
+        response: { 201: TaskList, ...fixedTextErrorResponses() },
       },
     },
     async (request, reply) =>
@@ -62,7 +62,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
         summary: 'One list the caller is a member of (archived lists too)',
         tags,
         params: ListIdParams,
-        response: { 200: TaskList, ...errorResponses(400, 403, 404) },
+        response: { 200: TaskList, ...fixedTextErrorResponses(403, 404) },
       },
     },
     async (request, reply) =>
@@ -105,7 +105,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
           summary: archived ? 'Archive a list (idempotent)' : 'Unarchive a list (idempotent)',
           tags,
           params: ListIdParams,
-          response: { 200: TaskList, ...errorResponses(400, 403, 404) },
+          response: { 200: TaskList, ...fixedTextErrorResponses(403, 404) },
         },
       },
       async (request, reply) =>

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { etagOf } from '../http/etag.js';
 import type { App, AppDeps } from '../http/app-types.js';
-import { errorResponses } from '../contract/common.js';
+import { errorResponses, fixedTextErrorResponses } from '../contract/common.js';
 import { toId } from '../ids.js';
 import type { TaskFilter } from './task-query.js';
 import {
@@ -65,7 +65,7 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
         summary: 'Create a task; it gets the next number of the team',
         tags,
         body: CreateTaskBody,
-        response: { 201: TaskDetail, ...errorResponses(400) },
+        response: { 201: TaskDetail, ...fixedTextErrorResponses() },
       },
     },
     async (request, reply) =>
@@ -118,7 +118,7 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
         summary: 'Delete a task permanently; its subtasks become top-level tasks',
         tags,
         params: TaskIdParams,
-        response: { 200: TaskDeleted, ...errorResponses(400, 403, 404, 412) },
+        response: { 200: TaskDeleted, ...fixedTextErrorResponses(403, 404, 412) },
       },
     },
     async (request) =>

@@ -105,7 +105,8 @@ async function keptMembers(trx: Db, caller: Caller, userIds: string[]): Promise<
 /** The assignees as people, from the team members read; every one must be a member. */
 function assigneesAmong(members: Map<string, Person>, userIds: string[]): Person[] {
   const strangers = userIds.filter((id) => !members.has(id));
-  if (strangers.length > 0) throw invalidInput(`assigneeIds: ${someOf(strangers)} are not members of this team.`);
+  if (strangers.length === 1) throw invalidInput(`assigneeIds: ${strangers[0]} is not a member of this team.`);
+  if (strangers.length > 1) throw invalidInput(`assigneeIds: ${someOf(strangers)} are not members of this team.`);
   return userIds.map((id) => members.get(id)!);
 }
 
@@ -113,7 +114,10 @@ function assigneesAmong(members: Map<string, Person>, userIds: string[]): Person
 async function checkLists(db: Db, caller: Caller, listIds: number[]): Promise<Map<number, string>> {
   const usable = await usableLists(db, caller.teamId, caller.userId, listIds);
   const refused = listIds.filter((id) => !usable.has(id));
-  if (refused.length > 0) {
+  if (refused.length === 1) {
+    throw invalidInput(`taskListIds: ${refused[0]} is not a list you are a member of, or it is archived.`);
+  }
+  if (refused.length > 1) {
     throw invalidInput(`taskListIds: ${someOf(refused)} are not lists you are a member of, or they are archived.`);
   }
   return usable;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { createTestTeam, type Actor } from '../factories.js';
+import { expectFixedError } from '../fixed-errors.js';
 import { expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';
 
 const DETAIL_KEYS = [
@@ -157,7 +158,7 @@ describe('tasks', () => {
       assert.equal((await newTask(owner, { title: 'x'.repeat(500) })).title.length, 500);
     });
 
-    test('answers 400 "Invalid input." to every kind of bad input and creates nothing', async () => {
+    test('answers 400 "Invalid input." to every kind of bad input, with the reason in Error-Detail, and creates nothing', async () => {
       const team = await createTestTeam(server);
       const { owner } = team;
       const mate = await team.member();
@@ -170,60 +171,79 @@ describe('tasks', () => {
       expectStatus(await owner.api.post(`/v1/lists/${archived.id}/archive`), 200);
       const matesTask = await newTask(mate); // number 1 of the team; owner has no access
 
-      const bad: unknown[] = [
-        {},
-        { title: '' },
-        { title: '   \t\n' },
-        { title: 'x'.repeat(501) },
-        { title: 5 },
-        { title: null },
-        { title: 'x', description: 7 },
-        { title: 'x', description: 'd'.repeat(100_001) },
-        { title: 'x', priority: 'critical' },
-        { title: 'x', priority: 'High' },
-        { title: 'x', dueDate: '2025-02-30' },
-        { title: 'x', dueDate: '2025-13-01' },
-        { title: 'x', dueDate: 'tomorrow' },
-        { title: 'x', dueDate: '2025-01-01T10:00:00Z' },
-        { title: 'x', taskStatusId: foreignStatus.id },
-        { title: 'x', taskStatusId: 999999 },
-        { title: 'x', taskStatusId: '1' },
-        { title: 'x', taskStatusId: null },
-        { title: 'x', taskStatusId: 1e20 },
-        { title: 'x', taskListIds: [foreignList.id] },
-        { title: 'x', taskListIds: [matesList.id] },
-        { title: 'x', taskListIds: [archived.id] },
-        { title: 'x', taskListIds: [999999] },
-        { title: 'x', taskListIds: [1.5] },
-        { title: 'x', taskListIds: ['1'] },
-        { title: 'x', taskListIds: 1 },
-        { title: 'x', taskListIds: [2 ** 53] },
-        { title: 'x', assigneeIds: [stranger.userId] },
-        { title: 'x', assigneeIds: ['not-a-uuid'] },
-        { title: 'x', assigneeIds: owner.userId },
-        { title: 'x', parentId: foreignTask.id },
-        { title: 'x', parentId: matesTask.id },
-        { title: 'x', parentId: 999999 },
-        { title: 'x', parentId: 'abc' },
-        { title: 'x', parentId: 1e20 },
-        [],
-        'title',
-        42,
-        null,
+      const title = 'title must be a string of 1 to 500 characters with at least one non-whitespace character.';
+      const dueDate = 'dueDate must be a real calendar date written YYYY-MM-DD.';
+      const priority = 'priority must be one of: low, medium, high, urgent, or null.';
+      const statusId = 'taskStatusId must be a task status ID (a number).';
+      const notStatus = (id: number) => `taskStatusId ${id} is not a task status of this team.`;
+      const notList = (id: number) => `taskListIds: ${id} is not a list you are a member of, or it is archived.`;
+      const notParent = (id: number) => `parentId ${id} is not a task you can access.`;
+      const notObject = 'The request body must be an object.';
+      const bad: [unknown, string][] = [
+        [{}, 'title is required.'],
+        [{ title: '' }, title],
+        [{ title: '   \t\n' }, title],
+        [{ title: 'x'.repeat(501) }, 'title must be at most 500 characters long.'],
+        [{ title: 5 }, title],
+        [{ title: null }, title],
+        [{ title: 'x', description: 7 }, 'description must be a string of at most 100,000 characters, or null.'],
+        [{ title: 'x', description: 'd'.repeat(100_001) }, 'description must be at most 100,000 characters long.'],
+        [{ title: 'x', priority: 'critical' }, priority],
+        [{ title: 'x', priority: 'High' }, priority],
+        [{ title: 'x', dueDate: '2025-02-30' }, dueDate],
+        [{ title: 'x', dueDate: '2025-13-01' }, dueDate],
+        [{ title: 'x', dueDate: 'tomorrow' }, dueDate],
+        [{ title: 'x', dueDate: '2025-01-01T10:00:00Z' }, dueDate],
+        [{ title: 'x', taskStatusId: foreignStatus.id }, notStatus(foreignStatus.id)],
+        [{ title: 'x', taskStatusId: 999999 }, notStatus(999999)],
+        [{ title: 'x', taskStatusId: '1' }, statusId],
+        [{ title: 'x', taskStatusId: null }, statusId],
+        [{ title: 'x', taskStatusId: 1e20 }, statusId],
+        [{ title: 'x', taskListIds: [foreignList.id] }, notList(foreignList.id)],
+        [{ title: 'x', taskListIds: [matesList.id] }, notList(matesList.id)],
+        [{ title: 'x', taskListIds: [archived.id] }, notList(archived.id)],
+        [{ title: 'x', taskListIds: [999999] }, notList(999999)],
+        [
+          { title: 'x', taskListIds: [999998, 999999] },
+          'taskListIds: 999998, 999999 are not lists you are a member of, or they are archived.',
+        ],
+        [{ title: 'x', taskListIds: [1.5] }, 'taskListIds[0] must be a whole number.'],
+        [{ title: 'x', taskListIds: ['1'] }, 'taskListIds[0] must be a whole number.'],
+        [{ title: 'x', taskListIds: 1 }, 'taskListIds must be an array of list IDs (numbers), at most 1,000.'],
+        [{ title: 'x', taskListIds: [2 ** 53] }, 'taskListIds[0] must be at most 2147483647.'],
+        [
+          { title: 'x', assigneeIds: [stranger.userId] },
+          `assigneeIds: ${stranger.userId} is not a member of this team.`,
+        ],
+        [{ title: 'x', assigneeIds: ['not-a-uuid'] }, 'assigneeIds[0] must be a user ID (UUID).'],
+        [{ title: 'x', assigneeIds: owner.userId }, 'assigneeIds must be an array of user IDs (UUIDs), at most 1,000.'],
+        [{ title: 'x', parentId: foreignTask.id }, notParent(foreignTask.id)],
+        [{ title: 'x', parentId: matesTask.id }, notParent(matesTask.id)],
+        [{ title: 'x', parentId: 999999 }, notParent(999999)],
+        [{ title: 'x', parentId: 'abc' }, 'parentId must be a task ID (a number).'],
+        [{ title: 'x', parentId: 1e20 }, 'parentId must be a task ID (a number).'],
+        [[], notObject],
+        ['title', notObject],
+        [42, notObject],
+        [null, notObject],
       ];
-      for (const body of bad) {
+      for (const [body, detail] of bad) {
         const res = await owner.api.request('POST', '/v1/tasks', {
           rawBody: JSON.stringify(body),
           headers: { 'content-type': 'application/json' },
         });
-        expectError(res, 400, 'Invalid input.');
+        expectFixedError(res, 'Invalid input.', detail);
       }
-      for (const raw of ['{"title":', '{title: "x"}', '']) {
+      for (const [raw, detail] of [
+        ['{"title":', 'The request body is not valid JSON.'],
+        ['{title: "x"}', 'The request body is not valid JSON.'],
+        ['', notObject],
+      ] as const) {
         const res = await owner.api.request('POST', '/v1/tasks', {
           rawBody: raw,
           headers: { 'content-type': 'application/json' },
         });
-        expectError(res, 400, 'Invalid input.');
+        expectFixedError(res, 'Invalid input.', detail);
       }
       assert.deepEqual(await visibleIds(owner), []);
       assert.deepEqual(await visibleIds(mate), [matesTask.id]);
@@ -488,8 +508,8 @@ describe('tasks', () => {
       expectError(await outsider.api.delete(`/v1/tasks/${task.id}`), 403, 'You do not have access to this task.');
       expectError(await stranger.api.delete(`/v1/tasks/${task.id}`), 404, `Task ${task.id} not found.`);
       expectError(await team.owner.api.delete('/v1/tasks/999999'), 404, 'Task 999999 not found.');
-      expectError(await team.owner.api.delete('/v1/tasks/abc'), 400, 'Invalid input.');
-      expectError(await team.owner.api.delete('/v1/tasks/1.5'), 400, 'Invalid input.');
+      expectFixedError(await team.owner.api.delete('/v1/tasks/abc'), 'Invalid input.', 'taskId must be a number.');
+      expectFixedError(await team.owner.api.delete('/v1/tasks/1.5'), 'Invalid input.', 'taskId must be a number.');
       assert.deepEqual(await getTask(team.owner, task.id), task);
     });
   });
