@@ -7,6 +7,10 @@
  * - the answer is never a 5xx (nor a hang);
  * - a 4xx body is exactly {"error": "<non-empty string>"} in JSON;
  * - a 4xx leaves the database byte-for-byte as it was;
+ * - a query parameter the route does not declare is never taken, and its refusal names it and
+ *   suggests only parameters the route takes;
+ * - a 400 whose body is the spec's fixed text carries Error-Detail, only on the routes that
+ *   declare it, in printable ASCII;
  * - a success uses a status the route documents.
  *
  * FUZZ_RUNS cases per endpoint (default 20); `npm run fuzz` runs many more. FUZZ_SEED replays a
@@ -25,7 +29,8 @@ import { setPasswordHash } from '../src/team/users.repository.js';
 import { describeRequest, requestArb, toRawRequest, type FuzzContext, type FuzzRequest } from './fuzz/requests.js';
 import { Ref } from './fuzz/values.js';
 import { expectStatus, startTestServer, TEST_STORE, type TestServer } from './harness.js';
-import { errorBodyProblem, rawRequest, showRaw } from './raw-request.js';
+import { FIXED_TEXTS } from './fixed-errors.js';
+import { errorBodyProblem, rawRequest, showRaw, type RawResponse } from './raw-request.js';
 import { loadRouteTable, type ApiRoute } from './route-table.js';
 import { differences, snapshotDatabase } from './snapshot.js';
 import { createWorld, WORLD_PASSWORD, type World } from './world.js';
@@ -160,6 +165,11 @@ async function check(
   if (response.status < 200 || (response.status >= 300 && response.status < 400)) {
     fail(`an unexpected status ${response.status}`);
   }
+  const detailProblem = errorDetailProblem(route, response);
+  if (detailProblem) fail(detailProblem);
+  const declared = new Set(route.queryParams.map((p) => p.name));
+  const unknown = request.query.filter((entry) => !declared.has(entry.name)).map((entry) => entry.name);
+  if (unknown.length > 0 && response.status < 400) fail(`unknown query parameters (${unknown.join(', ')}) were taken`);
   if (response.status >= 400) {
     const problem = errorBodyProblem(response);
     if (problem) fail(`a ${response.status} whose body is not exactly {"error": "<message>"}: ${problem}`);
@@ -178,6 +188,36 @@ async function check(
   }
   if (!response.stream && response.body === undefined) fail('a success whose body is not JSON');
   if (route.method !== 'GET') fixture.spoil();
+}
+
+/** A refusal of an unknown query parameter: what it may say, and which names it may suggest. */
+const UNKNOWN_QUERY_REFUSAL =
+  /^Unknown query parameter [^]*?\. (?:Did you mean ([\w-]+(?: or [\w-]+)*)\?|This endpoint takes ([\w, -]+)\.|Send it as the [\w-]+ header instead\.)$/;
+
+/**
+ * What is wrong with the response's Error-Detail header: it goes with every 400 whose body is the
+ * spec's fixed text, on exactly the routes that declare it, in printable ASCII; a refused
+ * unknown query parameter is named, and only declared parameters are suggested.
+ */
+function errorDetailProblem(route: ApiRoute, response: RawResponse): string | undefined {
+  const header = response.headers['error-detail'];
+  const detail = Array.isArray(header) ? header.join(', ') : header;
+  const declares = route.errorDetailStatuses.includes(response.status);
+  if (detail !== undefined && !declares) return `Error-Detail on a ${response.status} that does not declare it`;
+  if (declares && FIXED_TEXTS.has(response.body?.error) && !detail) return 'a fixed 400 body without Error-Detail';
+  if (detail !== undefined && !/^[\x20-\x7e]+$/.test(detail)) return 'Error-Detail is not printable ASCII';
+  const reason = detail ?? (response.status === 400 ? String(response.body?.error) : '');
+  if (!reason.startsWith('Unknown query parameter ')) return undefined;
+  const match = UNKNOWN_QUERY_REFUSAL.exec(reason);
+  if (!match) return `an unknown query parameter refused in unexpected words: ${reason}`;
+  const named = (match[1]?.split(' or ') ?? []).concat(
+    match[2] === 'no query parameters' ? [] : (match[2]?.split(', ') ?? []),
+  );
+  const declared = new Set(route.queryParams.map((p) => p.name));
+  const strangers = named.filter((name) => !declared.has(name));
+  return strangers.length > 0
+    ? `the refusal names parameters the route does not take: ${strangers.join(', ')}`
+    : undefined;
 }
 
 describe('requests the fuzzer found mishandled, kept as fixed cases', () => {

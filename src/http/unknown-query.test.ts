@@ -72,6 +72,13 @@ test('unknownQueryMessage points a header sent as a query parameter to its heade
     );
   }
   assert.match(unknownQueryMessage('idempotencyKey', []), /Send it as the Idempotency-Key header instead\.$/);
+  // Names of Object.prototype's members are names like any other.
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+    assert.equal(
+      unknownQueryMessage(name, []),
+      `Unknown query parameter ${name}. This endpoint takes no query parameters.`,
+    );
+  }
 });
 
 test('unknownQueryMessage explains a parameter with no name and cuts a very long name', () => {

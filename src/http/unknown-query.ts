@@ -25,11 +25,11 @@ const MAX_QUOTED = 60;
  * only): the stream's resume point, mostly, since EventSource cannot set headers on its first
  * request (and never needs to: the browser sends Last-Event-ID itself when it reconnects).
  */
-const HEADER_LOOKALIKES: Record<string, string> = {
-  lasteventid: 'Last-Event-ID',
-  idempotencykey: 'Idempotency-Key',
-  ifmatch: 'If-Match',
-};
+const HEADER_LOOKALIKES = new Map([
+  ['lasteventid', 'Last-Event-ID'],
+  ['idempotencykey', 'Idempotency-Key'],
+  ['ifmatch', 'If-Match'],
+]);
 
 /** Levenshtein distance: the fewest single-character insertions, deletions and substitutions. */
 export function editDistance(a: string, b: string): number {
@@ -73,7 +73,7 @@ export function unknownQueryMessage(name: string, known: readonly string[]): str
   if (name === '') return 'The query string has a parameter with no name (an = with nothing before it).';
   const quoted = name.length > MAX_QUOTED ? `${name.slice(0, MAX_QUOTED)}…` : name;
   const refusal = `Unknown query parameter ${quoted}.`;
-  const header = HEADER_LOOKALIKES[name.toLowerCase().replace(/[^a-z0-9]/g, '')];
+  const header = HEADER_LOOKALIKES.get(name.toLowerCase().replace(/[^a-z0-9]/g, ''));
   if (header) return `${refusal} Send it as the ${header} header instead.`;
   const closest = closestNames(name, known);
   if (closest.length > 0) return `${refusal} Did you mean ${closest.join(' or ')}?`;

@@ -106,6 +106,7 @@ const RAW_SEGMENTS = [
 ];
 
 const QUERY_TAILS = ['&', '&&', '=', '==', '%zz', '%', '?', 'a=%E0%A4%A', '=x', '&=&'];
+/** Query names no route takes: prototype members, other routes' parameters, headers, odd text. */
 const EXTRA_QUERY_NAMES = [
   '__proto__',
   'constructor',
@@ -115,7 +116,31 @@ const EXTRA_QUERY_NAMES = [
   'limit[]',
   'a',
   'taskListId[]',
+  'listId',
+  'archive',
+  'lastEventId',
+  'Last-Event-ID',
+  'api_key',
+  'page',
+  '',
+  ' ',
+  'É',
+  '😀',
+  'a\r\nb',
+  '%zz',
+  'x'.repeat(300),
 ];
+
+/** Near misses of the route's own parameter names: another case, a plural, a letter dropped, `[]`. */
+function nearMisses(route: ApiRoute): string[] {
+  return route.queryParams.flatMap(({ name }) => [
+    name.toUpperCase(),
+    `${name}s`,
+    name.slice(1),
+    `${name}[]`,
+    `${name[0]!.toUpperCase()}${name.slice(1)}`,
+  ]);
+}
 
 const CONTENT_TYPES = [
   'application/json; charset=utf-8',
@@ -224,17 +249,17 @@ function queryParamArb(param: Parameter, mode: 'valid' | 'mixed'): fc.Arbitrary<
 
 /**
  * The query string. Half the time every parameter is absent or valid (so the request reaches
- * the service); else any value, repeats past the limits, unknown and prototype names.
+ * the service); else any value, repeats past the limits, unknown, near-miss and prototype names.
  */
 function queryArb(route: ApiRoute): fc.Arbitrary<QueryEntry[]> {
   const valid = fc.tuple(...route.queryParams.map((p) => queryParamArb(p, 'valid'))).map((lists) => lists.flat());
   const extras = fc.oneof(
     { weight: 8, arbitrary: fc.constant<QueryEntry[]>([]) },
     {
-      weight: 1,
+      weight: 2,
       arbitrary: fc.array(
         fc.record({
-          name: fc.constantFrom(...EXTRA_QUERY_NAMES),
+          name: fc.constantFrom(...EXTRA_QUERY_NAMES, ...nearMisses(route)),
           value: hostileArb,
           raw: fc.boolean(),
           times: fc.constant(1),
