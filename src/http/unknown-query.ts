@@ -46,9 +46,9 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The known names closest to `name`, ignoring case: the same name in another case first, then
- * names containing it (`listId` → `taskListId`, `dueDate` → `dueDateFrom` and `dueDateTo`) alike
- * with one typo away, then a few typos away (more for longer names). Ties are all returned.
+ * The known names closest to `name`, ignoring case: the same name in another case first; then
+ * names containing it (`listId` → `taskListId`, `dueDate` → `dueDateFrom` and `dueDateTo`), ranked
+ * with names one typo away; then names a few typos away (more for longer names). Ties are all returned.
  */
 export function closestNames(name: string, known: readonly string[]): string[] {
   const wanted = name.toLowerCase();
@@ -71,7 +71,7 @@ export function closestNames(name: string, known: readonly string[]): string[] {
 /** The sentence that refuses the unknown parameter `name` of an endpoint that takes `known`. */
 export function unknownQueryMessage(name: string, known: readonly string[]): string {
   if (name === '') return 'The query string has a parameter with no name (an = with nothing before it).';
-  const quoted = name.length > MAX_QUOTED ? `${name.slice(0, MAX_QUOTED)}…` : name;
+  const quoted = name.length > MAX_QUOTED ? `${name.slice(0, MAX_QUOTED)}...` : name;
   const refusal = `Unknown query parameter ${quoted}.`;
   const header = HEADER_LOOKALIKES.get(name.toLowerCase().replace(/[^a-z0-9]/g, ''));
   if (header) return `${refusal} Send it as the ${header} header instead.`;
