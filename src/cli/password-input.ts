@@ -37,6 +37,8 @@ async function firstLine(stdin: NodeJS.ReadStream): Promise<string> {
 
 /** One line typed on the terminal, shown as nothing at all: Enter ends it, Backspace edits, Ctrl-C cancels. */
 function readHidden(stdin: ReadStream, prompt: string): Promise<string> {
+  // Echo goes off before the prompt shows, so nothing typed after it can appear.
+  stdin.setRawMode(true);
   process.stderr.write(prompt);
   return new Promise((resolve, reject) => {
     let value = '';
@@ -57,7 +59,6 @@ function readHidden(stdin: ReadStream, prompt: string): Promise<string> {
         else if (char >= ' ') value += char;
       }
     };
-    stdin.setRawMode(true);
     stdin.setEncoding('utf8');
     stdin.on('data', onData);
     stdin.resume();
