@@ -4,24 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { Client, expectStatus, tempDatabase, type TempDatabase } from '../harness.js';
-import { killAll, serve, TIMEOUT, type Serving } from '../processes.js';
-import { adminOk, adminRefuses } from './support.js';
+import { describe, test } from 'node:test';
+import { Client, expectStatus } from '../harness.js';
+import { TIMEOUT } from '../processes.js';
+import { adminOk, adminRefuses, serverOnTempDatabase } from './support.js';
 
-let db: TempDatabase;
-let server: Serving;
-before(async () => {
-  db = await tempDatabase();
-  server = await serve(db.url);
-});
-after(async () => {
-  await server?.stop();
-  killAll();
-  await db?.remove();
-});
+const live = serverOnTempDatabase();
 
-const run = async (...args: string[]) => (await adminOk(db.url, args)).value;
+const run = async (...args: string[]) => (await adminOk(live.db.url, args)).value;
 const tag = () => randomUUID().slice(0, 8);
 
 /** A team with an owner (who has a key) and a plain member, made with the CLI. */
@@ -32,7 +22,7 @@ async function teamOfTwo(name: string) {
   await run('member', 'add', '--org', org.id, '--user', owner.id, '--role', 'owner');
   await run('member', 'add', '--org', org.id, '--user', mate.id);
   const key = await run('key', 'create', '--org', org.id, '--user', owner.id, '--name', 'laptop');
-  return { org, owner, mate, key, api: new Client(server.url, key.key) };
+  return { org, owner, mate, key, api: new Client(live.server.url, key.key) };
 }
 
 describe('admin … list', { timeout: 4 * TIMEOUT }, () => {
@@ -96,7 +86,7 @@ describe('admin … list', { timeout: 4 * TIMEOUT }, () => {
     const elsewhere = await run('key', 'create', '--org', other.id, '--user', owner.id, '--name', 'elsewhere');
     await run('key', 'revoke', '--id', revoked.id);
     // Used once, so lastUsedAt is set.
-    expectStatus(await new Client(server.url, laptop.key).get('/v1/me'), 200);
+    expectStatus(await new Client(live.server.url, laptop.key).get('/v1/me'), 200);
 
     const value = await run('key', 'list', '--org', org.id, '--user', owner.id);
     const printed = JSON.stringify(value);
@@ -131,10 +121,10 @@ describe('admin … list', { timeout: 4 * TIMEOUT }, () => {
   test('a list of an unknown team or user fails with one line naming it', async () => {
     const { org } = await teamOfTwo(`Unknown ${tag()}`);
     const [noOrg, malformed, noUser, noStatuses] = await Promise.all([
-      adminRefuses(db.url, ['member', 'list', '--org', randomUUID()]),
-      adminRefuses(db.url, ['user', 'list', '--org', 'not-an-id']),
-      adminRefuses(db.url, ['key', 'list', '--org', org.id, '--user', randomUUID()]),
-      adminRefuses(db.url, ['status', 'list', '--org', randomUUID()]),
+      adminRefuses(live.db.url, ['member', 'list', '--org', randomUUID()]),
+      adminRefuses(live.db.url, ['user', 'list', '--org', 'not-an-id']),
+      adminRefuses(live.db.url, ['key', 'list', '--org', org.id, '--user', randomUUID()]),
+      adminRefuses(live.db.url, ['status', 'list', '--org', randomUUID()]),
     ]);
     assert.match(noOrg, /^team [0-9a-f-]+ not found \(database: /);
     assert.match(malformed, /^team not-an-id not found/);

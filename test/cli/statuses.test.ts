@@ -6,52 +6,26 @@
  * a status while it is deleted or changes isCompleted.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
+import type { TaskStatus } from '../../src/contract/statuses.js';
 import { AppError } from '../../src/http/errors.js';
 import { createStatus, deleteStatus, updateStatus } from '../../src/statuses/statuses.service.js';
 import { createTestTeam, type Actor } from '../factories.js';
-import {
-  expectError,
-  expectStatus,
-  startTestServer,
-  tempDatabase,
-  type TempDatabase,
-  type TestServer,
-} from '../harness.js';
-import { killAll, TIMEOUT } from '../processes.js';
-import { adminOk, adminRefuses } from './support.js';
+import { expectError, expectStatus } from '../harness.js';
+import { TIMEOUT } from '../processes.js';
+import { adminOk, adminRefuses, serverOnTempDatabase } from './support.js';
 
-let db: TempDatabase;
-let server: TestServer;
-before(async () => {
-  db = await tempDatabase();
-  // A pool large enough that requests and the service's changes run side by side on PostgreSQL.
-  server = await startTestServer({ DATABASE_URL: db.url, DATABASE_POOL_SIZE: '8' });
-});
-after(async () => {
-  killAll();
-  await server?.close();
-  await db?.remove();
-});
+const live = serverOnTempDatabase();
 
-interface Status {
-  id: number;
-  name: string;
-  color: string | null;
-  isDefault: boolean;
-  isCompleted: boolean;
-  order: number;
-}
-
-const admin = async (...args: string[]) => (await adminOk(db.url, args)).value;
-const statusesOf = async (actor: Actor): Promise<Status[]> =>
+const admin = async (...args: string[]) => (await adminOk(live.db.url, args)).value;
+const statusesOf = async (actor: Actor): Promise<TaskStatus[]> =>
   expectStatus(await actor.api.get('/v1/task-statuses'), 200);
-const named = (statuses: Status[]) => statuses.map((s) => `${s.order} ${s.name}`);
-const byName = (statuses: Status[], name: string) => statuses.find((s) => s.name === name)!;
+const named = (statuses: TaskStatus[]) => statuses.map((s) => `${s.order} ${s.name}`);
+const byName = (statuses: TaskStatus[], name: string) => statuses.find((s) => s.name === name)!;
 
 /** A new team (owner with a key) and a list of its, from the factories. */
 async function team() {
-  const created = await createTestTeam(server);
+  const created = await createTestTeam(live.server);
   const owner = created.owner;
   const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Board' }), 201);
   return { id: created.id, owner, list };
@@ -92,9 +66,9 @@ describe('admin status: order', { timeout: 4 * TIMEOUT }, () => {
     const { id, owner } = await team();
     const before = await statusesOf(owner);
     const lines = await Promise.all([
-      adminRefuses(db.url, ['status', 'create', '--org', id, '--name', 'X', '--order', '1.5']),
-      adminRefuses(db.url, ['status', 'create', '--org', id, '--name', 'X', '--order', '99999999999']),
-      adminRefuses(db.url, ['status', 'update', '--id', String(before[0]!.id), '--order=-1000001']),
+      adminRefuses(live.db.url, ['status', 'create', '--org', id, '--name', 'X', '--order', '1.5']),
+      adminRefuses(live.db.url, ['status', 'create', '--org', id, '--name', 'X', '--order', '99999999999']),
+      adminRefuses(live.db.url, ['status', 'update', '--id', String(before[0]!.id), '--order=-1000001']),
     ]);
     assert.match(lines[0]!, /^--order must be a whole number/);
     assert.match(lines[1]!, /^order must be a whole number from -1000000 to 1000000\./);
@@ -153,12 +127,12 @@ describe('admin status update', { timeout: 4 * TIMEOUT }, () => {
     const before = await statusesOf(owner);
     const id = String(before[1]!.id);
     const lines = await Promise.all([
-      adminRefuses(db.url, ['status', 'update', '--id', id]),
-      adminRefuses(db.url, ['status', 'update', '--id', id, '--completed', '--not-completed']),
-      adminRefuses(db.url, ['status', 'update', '--id', id, '--color', 'teal']),
-      adminRefuses(db.url, ['status', 'update', '--id', id, '--name', ' ']),
-      adminRefuses(db.url, ['status', 'update', '--id', '99999999', '--name', 'Ghost']),
-      adminRefuses(db.url, ['status', 'update', '--id', 'three', '--name', 'Ghost']),
+      adminRefuses(live.db.url, ['status', 'update', '--id', id]),
+      adminRefuses(live.db.url, ['status', 'update', '--id', id, '--completed', '--not-completed']),
+      adminRefuses(live.db.url, ['status', 'update', '--id', id, '--color', 'teal']),
+      adminRefuses(live.db.url, ['status', 'update', '--id', id, '--name', ' ']),
+      adminRefuses(live.db.url, ['status', 'update', '--id', '99999999', '--name', 'Ghost']),
+      adminRefuses(live.db.url, ['status', 'update', '--id', 'three', '--name', 'Ghost']),
     ]);
     assert.match(
       lines[0]!,
@@ -175,14 +149,14 @@ describe('admin status update', { timeout: 4 * TIMEOUT }, () => {
   test('the service keeps one default: the default cannot be unset, only replaced by another', async () => {
     const { id, owner } = await team();
     const toDo = byName(await statusesOf(owner), 'To do');
-    await assert.rejects(updateStatus(server.store, id, toDo.id, { isDefault: false }), (error: unknown) => {
+    await assert.rejects(updateStatus(live.server.store, id, toDo.id, { isDefault: false }), (error: unknown) => {
       assert.ok(error instanceof AppError && error.status === 409, String(error));
       assert.match(error.message, /is the default, and a team always has one/);
       return true;
     });
     // Unsetting it on a status that is not the default changes nothing.
     const doing = byName(await statusesOf(owner), 'In progress');
-    assert.deepEqual(await updateStatus(server.store, id, doing.id, { isDefault: false }), doing);
+    assert.deepEqual(await updateStatus(live.server.store, id, doing.id, { isDefault: false }), doing);
     assert.equal((await statusesOf(owner)).filter((s) => s.isDefault).length, 1);
   });
 });
@@ -234,14 +208,14 @@ describe('admin status delete', { timeout: 4 * TIMEOUT }, () => {
     const toDo = byName(before, 'To do');
     const otherDone = byName(await statusesOf(other.owner), 'Done');
     const del = (statusId: number, moveTo: number | string) =>
-      adminRefuses(db.url, ['status', 'delete', '--id', String(statusId), '--move-to', String(moveTo)]);
+      adminRefuses(live.db.url, ['status', 'delete', '--id', String(statusId), '--move-to', String(moveTo)]);
     const lines = await Promise.all([
       del(toDo.id, review.id),
       del(review.id, review.id),
       del(review.id, otherDone.id),
       del(review.id, 99999999),
       del(99999999, toDo.id),
-      adminRefuses(db.url, ['status', 'delete', '--id', String(review.id)]),
+      adminRefuses(live.db.url, ['status', 'delete', '--id', String(review.id)]),
     ]);
     assert.match(lines[0]!, /is the default and cannot be deleted\. Make another status the default first\./);
     assert.match(lines[1]!, /cannot move to the status being deleted/);
@@ -279,72 +253,63 @@ describe('status changes racing task writers', { timeout: 6 * TIMEOUT }, () => {
     }
   }
 
+  /**
+   * Four new tasks of the list, PATCHed into the status a few milliseconds apart while `change`
+   * runs (a status change made as the operator makes it); resolves to the tasks and the answers.
+   */
+  async function patchIntoStatus(owner: Actor, listId: number, statusId: number, change: () => Promise<unknown>) {
+    const tasks = await Promise.all(
+      [1, 2, 3, 4].map(async (n) =>
+        expectStatus(await owner.api.post('/v1/tasks', { title: `task ${n}`, taskListIds: [listId] }), 201),
+      ),
+    );
+    const patches = tasks.map((task, i) =>
+      new Promise((resolve) => setTimeout(resolve, i * 2)).then(() =>
+        owner.api.patch(`/v1/tasks/${task.id}`, { taskStatusId: statusId }),
+      ),
+    );
+    const [answers] = await Promise.all([Promise.all(patches), change()]);
+    return { taskIds: tasks.map((t: { id: number }) => t.id), answers };
+  }
+
   test('tasks moved into a status while it is deleted: each PATCH answers 200 or 400, none keeps the deleted status, copies stay right', async () => {
     const { id, owner, list } = await team();
     const done = byName(await statusesOf(owner), 'Done');
     for (let round = 0; round < ROUNDS; round++) {
-      const doomed = await createStatus(server.store, id, {
+      const doomed = await createStatus(live.server.store, id, {
         name: `Doomed ${round}`,
         color: null,
         isDefault: false,
         isCompleted: false,
       });
-      const tasks = await Promise.all(
-        [1, 2, 3, 4].map(async (n) =>
-          expectStatus(await owner.api.post('/v1/tasks', { title: `r${round} t${n}`, taskListIds: [list.id] }), 201),
-        ),
+      const { taskIds, answers } = await patchIntoStatus(owner, list.id, doomed.id, () =>
+        deleteStatus(live.server.store, id, doomed.id, done.id),
       );
-      const patches = tasks.map((task, i) =>
-        new Promise((resolve) => setTimeout(resolve, i * 2)).then(() =>
-          owner.api.patch(`/v1/tasks/${task.id}`, { taskStatusId: doomed.id }),
-        ),
-      );
-      const [answers] = await Promise.all([Promise.all(patches), deleteStatus(server.store, id, doomed.id, done.id)]);
-      for (const answer of answers)
+      for (const answer of answers) {
         assert.ok([200, 400].includes(answer.status), `round ${round}: ${answer.status} ${answer.text}`);
-      for (const task of tasks) {
-        const read = expectStatus(await owner.api.get(`/v1/tasks/${task.id}`), 200);
-        assert.notEqual(read.taskStatusId, doomed.id, `round ${round}: task ${task.id} kept the deleted status`);
       }
-      await copiesMatch(
-        owner,
-        list.id,
-        tasks.map((t) => t.id),
-        `round ${round}`,
-      );
+      for (const taskId of taskIds) {
+        const read = expectStatus(await owner.api.get(`/v1/tasks/${taskId}`), 200);
+        assert.notEqual(read.taskStatusId, doomed.id, `round ${round}: task ${taskId} kept the deleted status`);
+      }
+      await copiesMatch(owner, list.id, taskIds, `round ${round}`);
     }
   });
 
   test('tasks moved into a status while its isCompleted changes: the copies follow whichever came last', async () => {
     const { id, owner, list } = await team();
-    const flip = await createStatus(server.store, id, {
+    const flip = await createStatus(live.server.store, id, {
       name: 'Flip',
       color: null,
       isDefault: false,
       isCompleted: false,
     });
     for (let round = 0; round < ROUNDS; round++) {
-      const tasks = await Promise.all(
-        [1, 2, 3, 4].map(async (n) =>
-          expectStatus(await owner.api.post('/v1/tasks', { title: `r${round} t${n}`, taskListIds: [list.id] }), 201),
-        ),
+      const { taskIds, answers } = await patchIntoStatus(owner, list.id, flip.id, () =>
+        updateStatus(live.server.store, id, flip.id, { isCompleted: round % 2 === 0 }),
       );
-      const patches = tasks.map((task, i) =>
-        new Promise((resolve) => setTimeout(resolve, i * 2)).then(() =>
-          owner.api.patch(`/v1/tasks/${task.id}`, { taskStatusId: flip.id }),
-        ),
-      );
-      const [answers] = await Promise.all([
-        Promise.all(patches),
-        updateStatus(server.store, id, flip.id, { isCompleted: round % 2 === 0 }),
-      ]);
       for (const answer of answers) expectStatus(answer, 200);
-      await copiesMatch(
-        owner,
-        list.id,
-        tasks.map((t) => t.id),
-        `round ${round}`,
-      );
+      await copiesMatch(owner, list.id, taskIds, `round ${round}`);
     }
   });
 
@@ -353,21 +318,21 @@ describe('status changes racing task writers', { timeout: 6 * TIMEOUT }, () => {
     for (let round = 0; round < ROUNDS; round++) {
       const current = await statusesOf(owner);
       await Promise.all([
-        createStatus(server.store, id, {
+        createStatus(live.server.store, id, {
           name: `A${round}`,
           color: null,
           isDefault: true,
           isCompleted: false,
           order: 1,
         }),
-        createStatus(server.store, id, {
+        createStatus(live.server.store, id, {
           name: `B${round}`,
           color: null,
           isDefault: false,
           isCompleted: false,
           order: 1,
         }),
-        updateStatus(server.store, id, current.at(-1)!.id, { isDefault: true, order: 1 }),
+        updateStatus(live.server.store, id, current.at(-1)!.id, { isDefault: true, order: 1 }),
       ]);
       const statuses = await statusesOf(owner);
       assert.equal(statuses.filter((s) => s.isDefault).length, 1, `round ${round}: ${JSON.stringify(statuses)}`);

@@ -3,7 +3,29 @@
  * environment of the test's choosing, and its output read the way an operator's script reads it.
  */
 import assert from 'node:assert/strict';
-import { cliEnv, runCli, type Run } from '../processes.js';
+import { after, before } from 'node:test';
+import { startTestServer, tempDatabase, type TempDatabase, type TestServer } from '../harness.js';
+import { cliEnv, killAll, runCli, type Run } from '../processes.js';
+
+/**
+ * A temporary database with the server running on it in this process, for the suite (its before
+ * and after hooks): admin processes change the database, HTTP shows the change, and the server's
+ * store lets a test call a service directly, as the racing tests do. Its pool is large enough that
+ * requests and those calls run side by side on PostgreSQL.
+ */
+export function serverOnTempDatabase(): { readonly db: TempDatabase; readonly server: TestServer } {
+  const live = {} as { db: TempDatabase; server: TestServer };
+  before(async () => {
+    live.db = await tempDatabase();
+    live.server = await startTestServer({ DATABASE_URL: live.db.url, DATABASE_POOL_SIZE: '8' });
+  });
+  after(async () => {
+    killAll();
+    await live.server?.close();
+    await live.db?.remove();
+  });
+  return live;
+}
 
 export interface AdminOptions {
   /** Written to the command's stdin, which is otherwise closed. */

@@ -32,6 +32,9 @@ export interface CommandGroup {
   commands: Record<string, Command>;
 }
 
+/** The options of a command about one user in one team. */
+export const ORG_AND_USER = { org: { type: 'string' }, user: { type: 'string' } } as const;
+
 export const text = (o: Options, name: string): string => String(o[name]);
 
 /** The option's value, or undefined when it was not given. */
@@ -72,4 +75,11 @@ export async function requireUser(store: Store, id: string) {
   const user = await team.findUser(store, id);
   if (!user) throw new AdminError(`user ${id} not found`);
   return user;
+}
+
+/** The team of --org and the user of --user, both of which must exist. */
+export async function teamAndUser(store: Store, o: Options) {
+  const org = await requireTeam(store, uuidOption(o, 'org'));
+  const user = await requireUser(store, uuidOption(o, 'user'));
+  return { org, user };
 }

@@ -1,10 +1,18 @@
 /** `admin key …` and `admin list-member …`: what gives a member access (API keys, list memberships). */
 import * as keys from '../../keys/keys.service.js';
 import * as lists from '../../lists/lists.service.js';
-import { given, nonEmpty, requireTeam, requireUser, text, uuidOption, type CommandGroup } from './command.js';
+import {
+  given,
+  nonEmpty,
+  ORG_AND_USER,
+  requireUser,
+  teamAndUser,
+  text,
+  uuidOption,
+  type CommandGroup,
+} from './command.js';
 
 const EXPIRY_OPTIONS = { expiresAt: '--expires-at', expiresInDays: '--expires-in-days' };
-const ORG_AND_USER = { org: { type: 'string' }, user: { type: 'string' } } as const;
 const LIST_AND_USER = { list: { type: 'string' }, user: { type: 'string' } } as const;
 
 export const accessCommands: CommandGroup = {
@@ -23,8 +31,7 @@ export const accessCommands: CommandGroup = {
       },
       required: ['org', 'user'],
       async run(store, o) {
-        const org = await requireTeam(store, uuidOption(o, 'org'));
-        const user = await requireUser(store, uuidOption(o, 'user'));
+        const { org, user } = await teamAndUser(store, o);
         const name = o.name === undefined ? 'admin' : nonEmpty(text(o, 'name'), '--name');
         const expiry = { expiresAt: given(o, 'expires-at'), expiresInDays: given(o, 'expires-in-days') };
         const created = await keys.createKeyFor(
@@ -43,8 +50,7 @@ export const accessCommands: CommandGroup = {
       options: ORG_AND_USER,
       required: ['org', 'user'],
       async run(store, o) {
-        const org = await requireTeam(store, uuidOption(o, 'org'));
-        const user = await requireUser(store, uuidOption(o, 'user'));
+        const { org, user } = await teamAndUser(store, o);
         return { orgId: org.id, userId: user.id, keys: await keys.keysOfMember(store, org.id, user.id) };
       },
     },

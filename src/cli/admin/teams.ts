@@ -1,9 +1,16 @@
 /** `admin org …` and `admin member …`: teams (the CLI's flag says org) and who belongs to them. */
 import { ROLES, type Role } from '../../contract/enums.js';
 import * as team from '../../team/team.service.js';
-import { AdminError, nonEmpty, requireTeam, requireUser, text, uuidOption, type CommandGroup } from './command.js';
-
-const ORG_AND_USER = { org: { type: 'string' }, user: { type: 'string' } } as const;
+import {
+  AdminError,
+  nonEmpty,
+  ORG_AND_USER,
+  requireTeam,
+  teamAndUser,
+  text,
+  uuidOption,
+  type CommandGroup,
+} from './command.js';
 
 export const teamCommands: CommandGroup = {
   title: 'Teams and members',
@@ -41,8 +48,7 @@ export const teamCommands: CommandGroup = {
       async run(store, o) {
         const role = (o.role ?? 'member') as Role;
         if (!ROLES.includes(role)) throw new AdminError(`--role must be one of ${ROLES.join(', ')}`);
-        const org = await requireTeam(store, uuidOption(o, 'org'));
-        const user = await requireUser(store, uuidOption(o, 'user'));
+        const { org, user } = await teamAndUser(store, o);
         await team.addMember(store, org.id, user.id, role);
         return { orgId: org.id, userId: user.id, role };
       },
@@ -55,8 +61,7 @@ export const teamCommands: CommandGroup = {
       options: ORG_AND_USER,
       required: ['org', 'user'],
       async run(store, o) {
-        const org = await requireTeam(store, uuidOption(o, 'org'));
-        const user = await requireUser(store, uuidOption(o, 'user'));
+        const { org, user } = await teamAndUser(store, o);
         await team.removeMember(store, org.id, user.id);
         return { removed: true };
       },
