@@ -118,7 +118,8 @@ export async function runAdmin(argv: string[]): Promise<number> {
     for (const note of notes) console.error(note);
     return 0;
   } catch (error) {
-    console.error(failure(name, error, database));
+    // One line, whatever the error's own message holds.
+    console.error(failure(name, error, database).replace(/\s*\n\s*/g, ' '));
     return 1;
   } finally {
     unsubscribe();
@@ -135,7 +136,7 @@ function failure(name: string, error: unknown, database: string | undefined): st
       'or run "admin org create" to start a new one'
     );
   }
-  if (error instanceof ConfigError) return error.message.replace(/\n\s*/g, ' ');
+  if (error instanceof ConfigError) return error.message;
   const known = error instanceof AdminError || error instanceof AppError || error instanceof PasswordInputError;
   const reason = known
     ? error.message
