@@ -17,7 +17,7 @@ export interface RunningServer {
   store: Store;
   /** `http://host:port`, with the port actually bound (PORT=0 picks a free one). */
   url: string;
-  /** Secrets of the starter workspace when this start created it, else null. */
+  /** Secrets of the starter team when this start created it, else null. */
   bootstrap: Bootstrap | null;
   /**
    * Stops accepting, ends event streams, finishes requests in flight, then closes the database;
@@ -31,17 +31,21 @@ export async function startServer(config: Config): Promise<RunningServer> {
     poolSize: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
   });
+  let app: App | undefined;
   try {
     await migrateToLatest(store);
-    const bootstrap = await bootstrapIfEmpty(store);
-    const app = await buildApp({ store, config });
+    app = await buildApp({ store, config });
     applyTimeouts(app.server, config);
     const close = prepareShutdown(app, store, config.shutdownTimeoutMs);
     await app.listen({ port: config.port, host: config.host });
+    // Only once listening: a start that cannot listen (a port in use) must not make the starter
+    // team's secrets, which it could never print, and the next start would not print either.
+    const bootstrap = await bootstrapIfEmpty(store);
     const { port } = app.server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     return { app, store, url: `http://${host}:${port}`, bootstrap, close };
   } catch (error) {
+    await app?.close();
     await store.close();
     throw error;
   }

@@ -313,7 +313,7 @@ describe('API keys', () => {
       // Every rule of the options is tested in src/keys/key-expiry.test.ts; here, that the CLI applies them.
       assert.match(
         await adminFails(database.url, 'key', 'create', ...ids, '--expires-at', '2020-01-01T00:00:00Z'),
-        /^--expires-at must be in the future\.$/,
+        /^--expires-at must be in the future\. \(database: .+\)$/,
       );
     },
   );

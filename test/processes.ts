@@ -41,10 +41,21 @@ export function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
-/** Runs `tasklane <args>` to completion (killed after TIMEOUT). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+/**
+ * Runs `tasklane <args>` to completion (killed after TIMEOUT), in `cwd` (the checkout unless
+ * given), with `input` on its stdin (else no stdin at all).
+ */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { input?: string; cwd?: string } = {},
+): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
-    const child = track(spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const stdin = options.input === undefined ? 'ignore' : 'pipe';
+    const child = track(
+      spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: [stdin, 'pipe', 'pipe'] }),
+    );
+    if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

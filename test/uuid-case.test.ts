@@ -118,10 +118,9 @@ describe('ids in upper case in the admin CLI', () => {
   after(() => database.remove());
 
   test('admin member add, key create and key revoke take --org, --user and --id in upper case', async () => {
-    const [org, user] = await Promise.all([
-      admin(database.url, 'org', 'create', '--name', 'Upper'),
-      admin(database.url, 'user', 'create', '--email', 'upper@example.test', '--name', 'Upper'),
-    ]);
+    // One after the other: only org create may create the (SQLite) database.
+    const org = await admin(database.url, 'org', 'create', '--name', 'Upper');
+    const user = await admin(database.url, 'user', 'create', '--email', 'upper@example.test', '--name', 'Upper');
     const member = await admin(database.url, 'member', 'add', '--org', upper(org.id), '--user', upper(user.id));
     assert.deepEqual(member, { orgId: org.id, userId: user.id, role: 'member' });
     const key = await admin(database.url, 'key', 'create', '--org', upper(org.id), '--user', upper(user.id));

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import { startServer } from '../server.js';
 import type { Bootstrap } from '../team/team.service.js';
 
@@ -6,7 +6,7 @@ function printBootstrap(url: string, b: Bootstrap): void {
   console.log(
     [
       '',
-      `Created the starter workspace "${b.teamName}". These secrets are shown only this once:`,
+      `Created the starter team "${b.teamName}". These secrets are shown only this once:`,
       `  web sign-in:  ${b.email} / ${b.password}`,
       `  API key:      ${b.key}`,
       `  try it:       curl -H 'x-api-key: ${b.key}' ${url}/v1/me`,
@@ -27,7 +27,15 @@ export async function runServe(): Promise<number> {
     }
     throw error;
   }
-  const server = await startServer(config);
+  let server;
+  try {
+    server = await startServer(config);
+  } catch (error) {
+    const reason = cannotListen(error, config);
+    if (!reason) throw error;
+    console.error(reason);
+    return 1;
+  }
   // Listen for the signals before saying "listening": a supervisor may stop us the moment it reads
   // that line, and a signal with no listener yet would kill the process instead of closing it.
   const stopped = new Promise<number>((resolve) => {
@@ -55,6 +63,24 @@ export async function runServe(): Promise<number> {
     process.exit(code);
   }, EXIT_GRACE_MS).unref();
   return code;
+}
+
+/**
+ * Why the server could not listen, as the setting to change (no stack trace: the operator's
+ * mistake, not ours), or undefined for any other failure.
+ */
+function cannotListen(error: unknown, config: Config): string | undefined {
+  const { port, host } = config;
+  switch ((error as { code?: unknown } | null)?.code) {
+    case 'EADDRINUSE':
+      return `Port ${port} on ${host} is already in use. Set PORT to another port, e.g. PORT=${port < 65535 ? port + 1 : 3000} npm start.`;
+    case 'EACCES':
+      return `Port ${port} on ${host} needs privileges this process does not have. Set PORT to 1024 or above, e.g. PORT=3000 npm start.`;
+    case 'EADDRNOTAVAIL':
+      return `HOST ${host} is not an address of this machine. Set HOST to one that is, e.g. HOST=127.0.0.1 (this machine only) or HOST=0.0.0.0 (every interface).`;
+    default:
+      return undefined;
+  }
 }
 
 /** How long after a completed shutdown the process may take to end by itself. */

@@ -64,10 +64,15 @@ export async function createKeyFor(
 ): Promise<CreatedKey> {
   const expiresAt = expiryOf(input.expiry, names);
   if (!(await findMembership(store.db, input.teamId, input.userId))) {
-    throw notFound(`user ${input.userId} is not a member of org ${input.teamId}`);
+    throw notFound(`user ${input.userId} is not a member of team ${input.teamId}`);
   }
   const { record, key } = await issueKey(store.db, { ...input, expiresAt });
   return presentCreatedKey(record, key);
+}
+
+/** The operator's view of a user's keys in a team: as the user's own settings list them, never the secret. */
+export async function keysOfMember(store: Store, teamId: string, userId: string): Promise<ApiKey[]> {
+  return (await keys.keysOf(store.db, teamId, userId)).map(presentKey);
 }
 
 /** The operator's revocation of any key. */

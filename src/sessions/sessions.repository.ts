@@ -66,6 +66,12 @@ export async function deleteOtherSessions(db: Db, userId: string, keepSessionId:
   await db.deleteFrom('sessions').where('user_id', '=', userId).where('id', '!=', keepSessionId).execute();
 }
 
+/** Ends every session of the user (the operator set a new password). */
+export async function deleteSessionsOf(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /**
  * Of the given session ids, those still valid for a member of their team, with that team: a
  * stream opened in one team ends when its session moves to another.

@@ -2,7 +2,7 @@
  * Opens the store named by DATABASE_URL: embedded SQLite (`sqlite:<path>`) or PostgreSQL
  * (`postgres://…`). Everything above this module sees one `Store` and never the engine.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import {
@@ -71,10 +71,23 @@ export interface StoreOptions {
   poolSize?: number;
   /** PostgreSQL: longest a statement may run before it is cancelled (and the request answers 503). */
   statementTimeoutMs?: number;
+  /**
+   * SQLite: whether a missing database file (and its folder) may be created; default true. When
+   * false, a missing file throws `MissingDatabaseError` and nothing is created. PostgreSQL never
+   * creates a database.
+   */
+  create?: boolean;
+}
+
+/** `openStore(…, { create: false })` found no SQLite database file at `path`. */
+export class MissingDatabaseError extends Error {
+  constructor(readonly path: string) {
+    super(`there is no SQLite database at ${path}`);
+  }
 }
 
 export function openStore(databaseUrl: string, options: StoreOptions = {}): Store {
-  if (databaseUrl.startsWith('sqlite:')) return openSqlite(sqlitePath(databaseUrl));
+  if (databaseUrl.startsWith('sqlite:')) return openSqlite(sqlitePath(databaseUrl), options.create ?? true);
   if (/^postgres(ql)?:\/\//.test(databaseUrl))
     return openPostgres(databaseUrl, options.poolSize ?? 10, options.statementTimeoutMs ?? 10_000);
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${databaseUrl}")`);
@@ -85,6 +98,26 @@ export function sqlitePath(databaseUrl: string): string {
   const rest = databaseUrl.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
   if (rest === ':memory:') return rest;
   return resolve(rest);
+}
+
+/**
+ * Where a database URL points, to show a person: the absolute file of a SQLite database (and
+ * whether it exists yet), or a PostgreSQL URL with its password removed (it exists or not on the
+ * server; tasklane never creates one).
+ */
+export function databaseLocation(databaseUrl: string): { shown: string; exists: boolean } {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const path = sqlitePath(databaseUrl);
+    return { shown: path, exists: path === ':memory:' || existsSync(path) };
+  }
+  try {
+    const url = new URL(databaseUrl);
+    url.password = '';
+    url.searchParams.delete('password');
+    return { shown: url.toString(), exists: true };
+  } catch {
+    return { shown: '(a database URL that cannot be read)', exists: true };
+  }
 }
 
 /**
@@ -142,9 +175,13 @@ export function cachePreparedStatements(
   }) as typeof database.prepare;
 }
 
-function openSqlite(path: string): Store {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const database = new BetterSqlite3(path);
+function openSqlite(path: string, create: boolean): Store {
+  if (path !== ':memory:') {
+    if (create) mkdirSync(dirname(path), { recursive: true });
+    else if (!existsSync(path)) throw new MissingDatabaseError(path);
+  }
+  // fileMustExist: should the file go between the check and here, fail rather than create it.
+  const database = new BetterSqlite3(path, { fileMustExist: !create && path !== ':memory:' });
   database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');

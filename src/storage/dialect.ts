@@ -71,9 +71,10 @@ export type RowLock = 'change' | 'delete' | 'keep';
  * take it, and hold it to commit. Nothing waits for a row lock while holding the team row:
  * what is touched after it is either locked already or only gets the KEY SHARE locks of foreign
  * key checks, which conflict with deletes alone, and the one row that is ever deleted while
- * referenced (a task, as a parent) is locked up front with `keep`. Status creation
- * (`insertStatus`) is the exception that takes the team row first; it locks no other row of
- * another writer afterwards.
+ * referenced (a task, as a parent) is locked up front with `keep`; so is a task's status (read
+ * with `keeping`), which a status deletion locks with `delete` before it moves the status's tasks.
+ * Status writers (statuses.repository.ts) first lock all their team's statuses, in id order,
+ * which queues them behind one another; task writers' `keep` locks do not conflict with that.
  */
 export async function lockRows(
   trx: Kysely<any>,
@@ -85,6 +86,15 @@ export async function lockRows(
   const locked =
     lock === 'change' ? query.forNoKeyUpdate() : lock === 'delete' ? query.forUpdate() : query.forKeyShare();
   await locked.execute();
+}
+
+/**
+ * `query` taking the `keep` lock on the rows it reads, in the same statement (PostgreSQL FOR KEY
+ * SHARE; nothing on SQLite, see `lockRows`): for a hot read of a row a change will point at, where
+ * `lockRows` would cost a second statement. Outside a transaction the lock ends with the statement.
+ */
+export function keeping<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
+  return (isPostgres(db) ? query.forKeyShare() : query) as Q;
 }
 
 declare const lockedRow: unique symbol;

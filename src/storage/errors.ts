@@ -37,3 +37,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m));
 }
+
+/**
+ * Whether a statement failed on a unique constraint (PostgreSQL 23505, SQLite's
+ * SQLITE_CONSTRAINT_UNIQUE or _PRIMARYKEY): a row that a check just before found absent was
+ * inserted by a concurrent transaction. Callers turn it into the same answer as the check's.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

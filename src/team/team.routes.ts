@@ -23,7 +23,7 @@ export function teamRoutes(app: App, _deps: AppDeps): void {
     '/v1/users',
     {
       schema: {
-        summary: 'Every member of the team, with their workspace role, by name',
+        summary: 'Every member of the team, with their role in it, by name',
         tags: ['Users'],
         response: { 200: Type.Array(Member), ...errorResponses() },
       },

@@ -1,6 +1,6 @@
 /**
- * Teams (workspaces) and the people in them: who a caller is, the team's members, and the
- * operator's changes (`tasklane admin` and the first-start bootstrap). The rules live here once.
+ * Teams and the people in them: who a caller is, the team's members, and the operator's reads
+ * and changes (`tasklane admin` and the first-start bootstrap). The rules live here once.
  */
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../caller.js';
@@ -9,9 +9,11 @@ import type { Role } from '../contract/enums.js';
 import { conflict, invalidInput, notFound } from '../http/errors.js';
 import { isUuid } from '../ids.js';
 import { issueKey } from '../keys/keys.service.js';
+import { deleteSessionsOf } from '../sessions/sessions.repository.js';
 import { createDefaultStatuses } from '../statuses/statuses.service.js';
 import type { Store } from '../storage/database.js';
 import { lockSetup } from '../storage/dialect.js';
+import { isUniqueViolation } from '../storage/errors.js';
 import type { Db } from '../storage/schema.js';
 import { hashPassword } from './passwords.js';
 import * as teams from './teams.repository.js';
@@ -54,22 +56,101 @@ export async function createTeam(db: Db, name: string): Promise<teams.TeamRecord
   return team;
 }
 
+/** Every team, by name. */
+export function listTeams(store: Store): Promise<teams.TeamRecord[]> {
+  return teams.listTeams(store.db);
+}
+
+/** Every user, or the team's members, by email. */
+export function listUsers(store: Store, teamId?: string): Promise<{ id: string; email: string; name: string }[]> {
+  return users.listUsers(store.db, teamId);
+}
+
+/** The team's members with their roles, by name (as GET /v1/users shows them). */
+export function membersOfTeam(store: Store, teamId: string): Promise<Member[]> {
+  return teams.listMembers(store.db, teamId);
+}
+
 const MIN_PASSWORD_LENGTH = 8;
+/** Sign-in accepts at most this many characters (contract/sessions.ts): a longer password could never be used. */
+const MAX_PASSWORD_LENGTH = 200;
+/** The longest email sign-in accepts (contract/sessions.ts). */
+const MAX_EMAIL_LENGTH = 320;
+
+/** The email to store (trimmed), or 400. */
+function checkEmail(raw: string): string {
+  const email = raw.trim();
+  if (email.length > MAX_EMAIL_LENGTH || !/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw invalidInput(`"${email}" is not an email address`);
+  }
+  return email;
+}
+
+function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw invalidInput(`password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long`);
+  }
+}
+
+const emailTaken = (email: string) => conflict(`a user with email ${email} already exists`);
+
+/**
+ * Runs `write`, which checks that no other user has the email and then stores it. On
+ * PostgreSQL two writers can both pass the check; the unique index then refuses the second,
+ * which gets the same answer as if the check had caught it.
+ */
+async function claimingEmail<T>(email: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken(email);
+    throw error;
+  }
+}
 
 /** A new user; without a password they can use API keys but cannot sign in to the web app. */
 export async function createUser(
   store: Store,
   input: { email: string; name: string; password?: string },
 ): Promise<users.UserRecord> {
-  const email = input.email.trim();
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw invalidInput(`"${email}" is not an email address`);
-  if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {
-    throw invalidInput(`password must be at least ${MIN_PASSWORD_LENGTH} characters long`);
-  }
+  const email = checkEmail(input.email);
+  if (input.password !== undefined) checkPassword(input.password);
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+  return claimingEmail(email, () =>
+    store.transaction(async (trx) => {
+      if (await users.findUserByEmail(trx, email)) throw emailTaken(email);
+      return users.insertUser(trx, { email, name: input.name, passwordHash });
+    }),
+  );
+}
+
+/** Changes a user's email (the web app tells its users that an administrator can). */
+export async function setEmail(store: Store, userId: string, rawEmail: string): Promise<users.UserRecord> {
+  const email = checkEmail(rawEmail);
+  return claimingEmail(email, () =>
+    store.transaction(async (trx) => {
+      const user = isUuid(userId) ? await users.findUser(trx, userId) : undefined;
+      if (!user) throw notFound(`user ${userId} not found`);
+      const holder = await users.findUserByEmail(trx, email);
+      if (holder && holder.id !== user.id) throw emailTaken(email);
+      await users.setEmail(trx, user.id, email);
+      return { ...user, email: email.toLowerCase() };
+    }),
+  );
+}
+
+/**
+ * Sets a user's password, which also enables web sign-in, and ends every session they have,
+ * as the web's own password change ends the other sessions (API keys stay). Returns how many ended.
+ */
+export async function setPassword(store: Store, userId: string, password: string): Promise<number> {
+  checkPassword(password);
+  const user = isUuid(userId) ? await users.findUser(store.db, userId) : undefined;
+  if (!user) throw notFound(`user ${userId} not found`);
+  const passwordHash = await hashPassword(password);
   return store.transaction(async (trx) => {
-    if (await users.findUserByEmail(trx, email)) throw conflict(`a user with email ${email} already exists`);
-    return users.insertUser(trx, { email, name: input.name, passwordHash });
+    await users.setPasswordHash(trx, user.id, passwordHash);
+    return deleteSessionsOf(trx, user.id);
   });
 }
 
@@ -81,7 +162,7 @@ export function addMember(store: Store, teamId: string, userId: string, role: Ro
 /** Removes a member and everything that gave them access in the team (teams.repository.ts). */
 export async function removeMember(store: Store, teamId: string, userId: string): Promise<void> {
   const removed = await store.transaction((trx) => teams.deleteMember(trx, teamId, userId));
-  if (!removed) throw notFound(`user ${userId} is not a member of org ${teamId}`);
+  if (!removed) throw notFound(`user ${userId} is not a member of team ${teamId}`);
 }
 
 export interface Bootstrap {
@@ -92,7 +173,7 @@ export interface Bootstrap {
 }
 
 /**
- * On an empty database: a starter workspace, its owner and a key for them. Returns the secrets
+ * On an empty database: a starter team, its owner and a key for them. Returns the secrets
  * to print once, or null when the database already has a team (they are never shown again).
  */
 export async function bootstrapIfEmpty(store: Store): Promise<Bootstrap | null> {

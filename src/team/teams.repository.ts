@@ -27,6 +27,12 @@ export async function findTeam(db: Db, teamId: string): Promise<TeamRecord | und
   return db.selectFrom('teams').select(['id', 'name']).where('id', '=', teamId).executeTakeFirst();
 }
 
+/** Every team, by name (then id). */
+export async function listTeams(db: Db): Promise<TeamRecord[]> {
+  const rows = await db.selectFrom('teams').select(['id', 'name']).execute();
+  return rows.sort(byNameThenId);
+}
+
 export async function countTeams(db: Db): Promise<number> {
   const row = await db
     .selectFrom('teams')

@@ -43,6 +43,22 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRecord
   return row && toUserRecord(row);
 }
 
+/** Users by email, all of them or (with `teamId`) the team's members; never a password hash. */
+export async function listUsers(db: Db, teamId?: string): Promise<{ id: string; email: string; name: string }[]> {
+  let query = db.selectFrom('users as u').select(['u.id', 'u.email', 'u.name']);
+  if (teamId !== undefined) {
+    query = query.where('u.id', 'in', db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId));
+  }
+  const rows = await query.execute();
+  // Code point order, the same on every store (emails are stored in lower case and unique).
+  return rows.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+}
+
+/** Sets the email (stored in lower case, like insertUser); the unique index refuses one in use. */
+export async function setEmail(db: Db, userId: string, email: string): Promise<void> {
+  await db.updateTable('users').set({ email: email.toLowerCase() }).where('id', '=', userId).execute();
+}
+
 export async function renameUser(db: Db, userId: string, name: string): Promise<void> {
   await db.updateTable('users').set({ name }).where('id', '=', userId).execute();
 }

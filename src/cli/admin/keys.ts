@@ -1,0 +1,90 @@
+/** `admin key …` and `admin list-member …`: what gives a member access (API keys, list memberships). */
+import * as keys from '../../keys/keys.service.js';
+import * as lists from '../../lists/lists.service.js';
+import {
+  given,
+  nonEmpty,
+  ORG_AND_USER,
+  requireUser,
+  teamAndUser,
+  text,
+  uuidOption,
+  type CommandGroup,
+} from './command.js';
+
+const EXPIRY_OPTIONS = { expiresAt: '--expires-at', expiresInDays: '--expires-in-days' };
+const LIST_AND_USER = { list: { type: 'string' }, user: { type: 'string' } } as const;
+
+export const accessCommands: CommandGroup = {
+  title: 'API keys and list memberships',
+  commands: {
+    'key create': {
+      summary:
+        'a key for a member of the team; the secret is shown only here ' +
+        '(--expires-at takes an ISO date-time, e.g. 2027-01-31T00:00:00Z) → {"id", "key", "expiresAt"}',
+      usage: '--org TEAM_ID --user USER_ID [--name LABEL] [--expires-in-days N | --expires-at ISO_DATE_TIME]',
+      options: {
+        ...ORG_AND_USER,
+        name: { type: 'string' },
+        'expires-in-days': { type: 'string' },
+        'expires-at': { type: 'string' },
+      },
+      required: ['org', 'user'],
+      async run(store, o) {
+        const { org, user } = await teamAndUser(store, o);
+        const name = o.name === undefined ? 'admin' : nonEmpty(text(o, 'name'), '--name');
+        const expiry = { expiresAt: given(o, 'expires-at'), expiresInDays: given(o, 'expires-in-days') };
+        const created = await keys.createKeyFor(
+          store,
+          { teamId: org.id, userId: user.id, name, expiry },
+          EXPIRY_OPTIONS,
+        );
+        return { id: created.id, key: created.key, expiresAt: created.expiresAt };
+      },
+    },
+    'key list': {
+      summary:
+        "the user's unrevoked keys in the team (expired ones too), newest first; never a secret → " +
+        '{"orgId", "userId", "keys": [{"id", "name", "prefix", "createdAt", "lastUsedAt", "expiresAt"}]}',
+      usage: '--org TEAM_ID --user USER_ID',
+      options: ORG_AND_USER,
+      required: ['org', 'user'],
+      async run(store, o) {
+        const { org, user } = await teamAndUser(store, o);
+        return { orgId: org.id, userId: user.id, keys: await keys.keysOfMember(store, org.id, user.id) };
+      },
+    },
+    'key revoke': {
+      summary: 'the key stops working on the next request → {"revoked": true}',
+      usage: '--id KEY_ID',
+      options: { id: { type: 'string' } },
+      required: ['id'],
+      async run(store, o) {
+        await keys.revokeKey(store, uuidOption(o, 'id'));
+        return { revoked: true };
+      },
+    },
+    'list-member add': {
+      summary: 'makes a member of the list\'s team a member of the list → {"listId", "userId"}',
+      usage: '--list LIST_ID --user USER_ID',
+      options: LIST_AND_USER,
+      required: ['list', 'user'],
+      async run(store, o) {
+        const user = await requireUser(store, uuidOption(o, 'user'));
+        const list = await lists.addMemberAsOperator(store, text(o, 'list'), user.id);
+        return { listId: list.id, userId: user.id };
+      },
+    },
+    'list-member remove': {
+      summary: 'takes the list away from the user, event streams included → {"removed": true}',
+      usage: '--list LIST_ID --user USER_ID',
+      options: LIST_AND_USER,
+      required: ['list', 'user'],
+      async run(store, o) {
+        const user = await requireUser(store, uuidOption(o, 'user'));
+        await lists.removeMemberAsOperator(store, text(o, 'list'), user.id);
+        return { removed: true };
+      },
+    },
+  },
+};
