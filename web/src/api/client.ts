@@ -1,15 +1,19 @@
 /**
  * The one way the app talks to the server: JSON over fetch, same-origin cookie, the session's
  * CSRF token on every change, and every failure turned into an ApiError carrying the server's
- * own `{"error"}` message.
+ * own `{"error"}` message, with the precise reason of its `Error-Detail` header when it sent one.
  */
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    message: string,
+    /** The server's `{"error"}` message (the spec's fixed text, such as "Invalid input."). */
+    readonly error: string,
+    /** The server's `Error-Detail` header: the field and the rule, e.g. "title: must be 1 to 500 characters". */
+    readonly detail: string | null = null,
   ) {
-    super(message);
+    // Shown as one message wherever the app shows an error: "Invalid input. (title: …)".
+    super(detail ? `${error} (${detail})` : error);
   }
 }
 
@@ -73,7 +77,7 @@ export async function request<T>(method: Method, path: string, options: RequestO
         ? json.error
         : `The server answered ${response.status}.`;
     if (response.status === 401 && path !== '/auth/sign-in') onSessionEnded();
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, response.headers.get('error-detail')?.trim() || null);
   }
   return { data: json as T, etag: response.headers.get('etag') };
 }
