@@ -22,7 +22,7 @@ import {
   screenshot,
   type Watch,
 } from './support/browser.js';
-import { gone, signIn, valueButton, visible } from './support/pages.js';
+import { expectLabelled, gone, signIn, valueButton, visible } from './support/pages.js';
 import { eventually, startWorkspace, type Person, type Workspace } from './support/workspace.js';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -111,6 +111,7 @@ describeInBrowser('the web app, from screenshots', () => {
       ),
     );
     await screenshot(page, '14-01-my-tasks-empty');
+    await expectLabelled(page, 'an empty My tasks');
 
     const phone = await openPage(PHONE);
     const box = await phone.getByRole('list', { name: 'Your lists and their tasks' }).boundingBox();
@@ -181,6 +182,7 @@ describeInBrowser('the web app, from screenshots', () => {
       .evaluateAll((cells) => cells.map((cell) => Math.round(cell.getBoundingClientRect().x)));
     assert.equal(new Set(statusX).size, 1, `statuses in one column: ${statusX}`);
     await screenshot(page, '14-03-rows');
+    await expectLabelled(page, 'the rows');
   });
 
   it('edits a row from the keyboard: Tab to a value, Enter or Space opens it, Escape cancels, Enter picks', async () => {
@@ -398,6 +400,7 @@ describeInBrowser('the web app, from screenshots', () => {
       'document.documentElement.scrollWidth - document.documentElement.clientWidth',
     );
     assert.equal(overflow, 0, 'nothing sticks out sideways');
+    await expectLabelled(phone, 'the rows on a phone');
     await phone.context().close();
 
     await openList(page, 'Launch');
