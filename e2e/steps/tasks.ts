@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { newContext, screenshot } from '../support/browser.js';
 import {
+  choose,
   expectLabelled,
   gone,
+  setDueDate,
   sidebarLink,
   sidebarOf,
   taskByTitle,
@@ -93,9 +95,9 @@ export function tasksSteps(run: WebappRun): void {
     await visible(sidebarLink(ada, 'Marketing'));
 
     const task = '“Book the venue”';
-    await ada.getByLabel(`Status of ${task}`).selectOption({ label: 'In progress' });
-    await ada.getByLabel(`Priority of ${task}`).selectOption('high');
-    await ada.getByLabel(`Due date of ${task}`).fill('2026-12-01');
+    await choose(ada, `Status of ${task}`, 'In progress');
+    await choose(ada, `Priority of ${task}`, 'High');
+    await setDueDate(ada, task, '2026-12-01');
 
     await ada.getByRole('button', { name: new RegExp(`^Assignees of ${task}`) }).click();
     await ada.getByRole('checkbox', { name: 'Ben Okafor' }).check();

@@ -3,8 +3,10 @@
  * No test ever downloads a browser: without one the suite is skipped with a notice, and with
  * REQUIRE_BROWSER=1 (CI) that skip is a failure instead.
  */
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ROOT } from '../../test/processes.js';
 
@@ -14,6 +16,25 @@ export const ARTIFACTS = join(ROOT, 'test-artifacts');
 /** Why the browser tests cannot run here, or null when they can. */
 export function missingBrowser(): string | null {
   return existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (install it: apt-get install chromium)`;
+}
+
+/**
+ * A browser suite: without Chromium (and without REQUIRE_BROWSER=1) it is one visible, counted
+ * skip with a notice; with REQUIRE_BROWSER=1 its set-up fails instead (call `requireBrowser()`
+ * first in its `before`).
+ */
+export function describeInBrowser(name: string, body: () => void): void {
+  const missing = missingBrowser();
+  if (missing && process.env.REQUIRE_BROWSER !== '1') {
+    console.log(`\nNOTICE: ${name} SKIPPED: ${missing}. REQUIRE_BROWSER=1 makes this a failure.\n`);
+    it(name, { skip: missing }, () => {});
+  } else describe(name, body);
+}
+
+/** Fails a suite's set-up when there is no browser (only reached with REQUIRE_BROWSER=1). */
+export function requireBrowser(): void {
+  const missing = missingBrowser();
+  if (missing) throw new Error(`REQUIRE_BROWSER=1 but ${missing}`);
 }
 
 export function launchBrowser(): Promise<Browser> {
@@ -43,6 +64,14 @@ export interface Watch {
    * the only kind allowed.
    */
   cspReports: string[];
+}
+
+/** A healthy run asked nothing of any other host, raised no page error and never tripped its own CSP. */
+export function assertCleanRun(watch: Watch): void {
+  assert.deepEqual(watch.foreignRequests, [], 'every request went to the tasklane server');
+  assert.deepEqual(watch.errors, []);
+  const unexpected = watch.cspReports.filter((report) => !report.startsWith('Executing inline event handler'));
+  assert.deepEqual(unexpected, [], 'the app itself never trips its Content-Security-Policy');
 }
 
 export async function newContext(

@@ -61,3 +61,25 @@ export async function taskByTitle(workspace: Workspace, who: Person, title: stri
   assert.ok(task, `no task "${title}" for ${who.name}`);
   return (await workspace.api(who, 'GET', `/v1/tasks/${task.id}`)).body;
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A value's button in a task row or on the detail page, whatever it holds: "Status of “Book the venue”: …". */
+export const valueButton = (page: Page, field: string) =>
+  page.getByRole('button', { name: new RegExp(`^${escapeRegExp(field)}: `) });
+
+/** Picks a status or a priority the way a person does: opens its menu and clicks the choice. */
+export async function choose(page: Page, field: string, option: string): Promise<void> {
+  await valueButton(page, field).click();
+  await page.getByRole('menuitemradio', { name: option, exact: true }).click();
+}
+
+/**
+ * Sets a due date with the mouse: clicks the date and fills the input it becomes in one go, as a
+ * pick from its calendar does (the calendar itself is Chromium's own window, out of a page's reach).
+ */
+export async function setDueDate(page: Page, task: string, date: string): Promise<void> {
+  await valueButton(page, `Due date of ${task}`).click();
+  await page.getByLabel(`Due date of ${task}`, { exact: true }).fill(date);
+  await visible(valueButton(page, `Due date of ${task}`));
+}

@@ -1,16 +1,30 @@
 /**
  * The one way the app talks to the server: JSON over fetch, same-origin cookie, the session's
  * CSRF token on every change, and every failure turned into an ApiError carrying the server's
- * own `{"error"}` message.
+ * own `{"error"}` message, with the precise reason of its `Error-Detail` header when it sent one.
  */
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    message: string,
+    /** The server's `{"error"}` message (the spec's fixed text, such as "Invalid input."). */
+    readonly error: string,
+    /** The server's `Error-Detail` header: the field and the rule, e.g. "title is required.". */
+    readonly detail: string | null = null,
   ) {
-    super(message);
+    // Shown as one message wherever the app shows an error: "Invalid input. (title is required)".
+    super(detail ? `${error} (${detail.replace(/\.$/, '')})` : error);
   }
+}
+
+/**
+ * The `Error-Detail` header as a person reads it. The server sends printable ASCII only and
+ * writes any other character as a JSON-style `\uXXXX` escape (docs/api.md), undone here.
+ */
+function errorDetail(response: Response): string | null {
+  const header = response.headers.get('error-detail')?.trim();
+  if (!header) return null;
+  return header.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
 export interface ApiResponse<T> {
@@ -73,7 +87,7 @@ export async function request<T>(method: Method, path: string, options: RequestO
         ? json.error
         : `The server answered ${response.status}.`;
     if (response.status === 401 && path !== '/auth/sign-in') onSessionEnded();
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, errorDetail(response));
   }
   return { data: json as T, etag: response.headers.get('etag') };
 }

@@ -45,7 +45,7 @@ export function TopBar({ drawerOpen, onToggleDrawer }: Props) {
         <span class="brand-mark" aria-hidden="true">
           ✓
         </span>
-        tasklane
+        <span class="brand-name">tasklane</span>
       </Link>
       {session.teams.length > 1 ? (
         <span class="team-switch">

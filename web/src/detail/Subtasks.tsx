@@ -4,7 +4,7 @@ import type { TaskDetail } from '@contract';
 import { useLiveEvent } from '../app/live';
 import { useTeamData } from '../app/team-data';
 import { useAsync } from '../lib/use-async';
-import { DoneCheckbox, StatusSelect } from '../tasks/fields';
+import { DoneCheckbox, StatusField } from '../tasks/fields';
 import { QuickAdd } from '../tasks/QuickAdd';
 import { useTaskEditing } from '../tasks/use-task-editing';
 import { ErrorNote } from '../ui/ErrorNote';
@@ -33,7 +33,7 @@ export function Subtasks({ task }: { task: TaskDetail }) {
               {subtask.title}
             </Link>
             <span class="task-number">#{subtask.number}</span>
-            <StatusSelect task={subtask} onChange={(change) => void edit(subtask, change)} />
+            <StatusField task={subtask} onChange={(change) => void edit(subtask, change)} compact />
           </li>
         ))}
       </ul>

@@ -5,7 +5,8 @@ import type { UpdateTaskBody } from '@contract';
 import { useTeamData } from '../app/team-data';
 import { navigate } from '../lib/router';
 import { useDocumentTitle } from '../lib/use-document-title';
-import { AssigneePicker, DueDateInput, ListPicker, PrioritySelect, StatusSelect } from '../tasks/fields';
+import { DueDateField } from '../tasks/DueDateField';
+import { AssigneePicker, ListPicker, PriorityField, StatusField } from '../tasks/fields';
 import { ConfirmButton } from '../ui/ConfirmButton';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Link } from '../ui/Link';
@@ -80,19 +81,19 @@ export function TaskDetailPage({ taskId }: { taskId: number }) {
         <div>
           <dt>Status</dt>
           <dd>
-            <StatusSelect task={task} onChange={onChange} />
+            <StatusField task={task} onChange={onChange} />
           </dd>
         </div>
         <div>
           <dt>Priority</dt>
           <dd>
-            <PrioritySelect task={task} onChange={onChange} />
+            <PriorityField task={task} onChange={onChange} />
           </dd>
         </div>
         <div>
           <dt>Due date</dt>
           <dd>
-            <DueDateInput task={task} onChange={onChange} />
+            <DueDateField task={task} onChange={onChange} />
           </dd>
         </div>
         <div>

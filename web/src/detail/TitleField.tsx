@@ -1,5 +1,5 @@
 /** The task's title, edited in place: saved on Enter or when focus leaves, Escape undoes. */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 interface Props {
   title: string;
@@ -9,6 +9,8 @@ interface Props {
 export function TitleField({ title, onSave }: Props) {
   const [draft, setDraft] = useState(title);
   const [editing, setEditing] = useState(false);
+  // Escape blurs the field too: the blur that follows must not save what Escape undid.
+  const cancelled = useRef(false);
   // Live changes from others show unless this person is typing.
   useEffect(() => {
     if (!editing) setDraft(title);
@@ -16,6 +18,10 @@ export function TitleField({ title, onSave }: Props) {
 
   const commit = () => {
     setEditing(false);
+    if (cancelled.current) {
+      cancelled.current = false;
+      return;
+    }
     const next = draft.trim();
     if (next && next !== title) onSave(next);
     else setDraft(title);
@@ -33,8 +39,8 @@ export function TitleField({ title, onSave }: Props) {
       onKeyDown={(event) => {
         if (event.key === 'Enter') event.currentTarget.blur();
         if (event.key === 'Escape') {
+          cancelled.current = true;
           setDraft(title);
-          setEditing(false);
           event.currentTarget.blur();
         }
       }}

@@ -16,3 +16,15 @@ export function formatTimestamp(iso: string | null): string {
   if (!iso) return 'never';
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** A due date as a person reads it: "1 Dec" this year, "1 Dec 2027" another (the browser's locale). */
+export function formatDueDate(date: string): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const local = new Date(year, month - 1, day);
+  const sameYear = year === new Date().getFullYear();
+  return local.toLocaleDateString(undefined, {
+    day: 'numeric',
+    month: 'short',
+    year: sameYear ? undefined : 'numeric',
+  });
+}

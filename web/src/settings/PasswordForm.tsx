@@ -65,7 +65,8 @@ export function PasswordForm() {
       </label>
       <ErrorNote message={error} />
       <div class="form-actions">
-        <button type="submit" class="button-primary">
+        {/* Like "Save name": there is nothing to submit until every field is filled in. */}
+        <button type="submit" class="button-primary" disabled={!current || !next || !repeat}>
           Change password
         </button>
       </div>

@@ -60,7 +60,7 @@ export function ArchivedLists() {
             <li key={list.id} class="sidebar-list">
               <Link href={`/lists/${list.id}`} class="nav-item">
                 <ColorDot color={list.color} />
-                <span class="truncate">{list.name}</span>
+                <span class="nav-name">{list.name}</span>
               </Link>
               <button
                 type="button"

@@ -54,7 +54,7 @@ export function SidebarListItem({ list, current, onShare }: Props) {
     <li class={`sidebar-list${current ? ' is-current' : ''}`}>
       <Link href={`/lists/${list.id}`} class="nav-item" aria-current={current ? 'page' : undefined}>
         <ColorDot color={list.color} />
-        <span class="truncate">{list.name}</span>
+        <span class="nav-name">{list.name}</span>
       </Link>
       <Popover label={`Actions for list ${list.name}`} button={<span aria-hidden="true">⋯</span>} align="end">
         {(close) => (

@@ -1,11 +1,15 @@
-/** One task in a view, every field editable in place, with its subtasks beneath it. */
+/**
+ * One task in a view, read as a line of text (title, number, then its values as chips), every
+ * value editable in place, with its subtasks beneath it.
+ */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { TaskSummary } from '@contract';
 import type { NewTaskDefaults } from '../api/tasks';
 import { useTeamData } from '../app/team-data';
 import { Link } from '../ui/Link';
-import { AssigneePicker, DoneCheckbox, DueDateInput, ListPicker, PrioritySelect, StatusSelect } from './fields';
+import { DueDateField } from './DueDateField';
+import { AssigneePicker, DoneCheckbox, ListPicker, PriorityField, StatusField } from './fields';
 import { QuickAdd } from './QuickAdd';
 import type { EditTask } from './use-task-editing';
 
@@ -16,11 +20,13 @@ interface Props {
   newTaskDefaults: NewTaskDefaults;
   /** A subtask whose parent is not in this view says whose subtask it is. */
   orphan?: boolean;
+  /** The list this view shows, which the rows need not name. */
+  viewListId?: number;
   onSubtaskCreated: () => void;
   children?: ComponentChildren;
 }
 
-export function TaskRow({ task, edit, newTaskDefaults, orphan, onSubtaskCreated, children }: Props) {
+export function TaskRow({ task, edit, newTaskDefaults, orphan, viewListId, onSubtaskCreated, children }: Props) {
   const { lists } = useTeamData();
   const [addingSubtask, setAddingSubtask] = useState(false);
   const onChange = (change: Parameters<EditTask>[1]) => void edit(task, change);
@@ -49,23 +55,33 @@ export function TaskRow({ task, edit, newTaskDefaults, orphan, onSubtaskCreated,
           )}
         </div>
         <div class="task-fields">
-          <StatusSelect task={task} onChange={onChange} />
-          <PrioritySelect task={task} onChange={onChange} />
-          <DueDateInput task={task} onChange={onChange} />
-          <AssigneePicker task={task} onChange={onChange} align="end" />
-          <ListPicker task={task} onChange={onChange} align="end" />
-          <button
-            type="button"
-            class="button-quiet add-subtask"
-            aria-label={`Add a subtask to “${task.title}”`}
-            title="Add a subtask"
-            aria-expanded={addingSubtask}
-            onClick={() => setAddingSubtask(!addingSubtask)}
-          >
-            <span aria-hidden="true">
-              +<span class="add-subtask-text"> Subtask</span>
-            </span>
-          </button>
+          <span class="cell cell-lists">
+            <ListPicker task={task} onChange={onChange} compact viewListId={viewListId} align="end" />
+          </span>
+          <span class="cell cell-status">
+            <StatusField task={task} onChange={onChange} compact />
+          </span>
+          <span class="cell cell-priority">
+            <PriorityField task={task} onChange={onChange} compact />
+          </span>
+          <span class="cell cell-due">
+            <DueDateField task={task} onChange={onChange} compact />
+          </span>
+          <span class="cell cell-assignees">
+            <AssigneePicker task={task} onChange={onChange} compact align="end" />
+          </span>
+          <span class="cell cell-add">
+            <button
+              type="button"
+              class="value-chip is-empty add-subtask"
+              aria-label={`Add a subtask to “${task.title}”`}
+              title="Add a subtask"
+              aria-expanded={addingSubtask}
+              onClick={() => setAddingSubtask(!addingSubtask)}
+            >
+              <span aria-hidden="true">+</span>
+            </button>
+          </span>
         </div>
       </div>
       {(children || addingSubtask) && (

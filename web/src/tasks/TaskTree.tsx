@@ -8,10 +8,12 @@ interface Props {
   tasks: TaskSummary[];
   edit: EditTask;
   newTaskDefaults: NewTaskDefaults;
+  /** The list this view shows, if it shows one. */
+  viewListId?: number;
   onSubtaskCreated: () => void;
 }
 
-export function TaskTree({ tasks, edit, newTaskDefaults, onSubtaskCreated }: Props) {
+export function TaskTree({ tasks, edit, newTaskDefaults, viewListId, onSubtaskCreated }: Props) {
   const inView = new Set(tasks.map((task) => task.id));
   const childrenOf = new Map<number, TaskSummary[]>();
   for (const task of tasks) {
@@ -30,6 +32,7 @@ export function TaskTree({ tasks, edit, newTaskDefaults, onSubtaskCreated }: Pro
         edit={edit}
         newTaskDefaults={newTaskDefaults}
         orphan={task.parentId !== null && !inView.has(task.parentId)}
+        viewListId={viewListId}
         onSubtaskCreated={onSubtaskCreated}
       >
         {children.length > 0 ? children.map((child) => renderTask(child, depth + 1)) : undefined}

@@ -7,6 +7,7 @@ import { fetchTasks, type NewTaskDefaults } from '../api/tasks';
 import { useLiveEvent } from '../app/live';
 import { navigate, useLocation } from '../lib/router';
 import { filtersFromSearch, hasFilters, NO_FILTERS, searchOfFilters, tasksQuery } from '../lib/task-filters';
+import { countOf, plural } from '../lib/plural';
 import { useAsync } from '../lib/use-async';
 import { ErrorNote } from '../ui/ErrorNote';
 import { FilterBar } from './FilterBar';
@@ -16,15 +17,19 @@ import { useTaskEditing } from './use-task-editing';
 
 interface Props {
   heading: ComponentChildren;
+  /** One line under the heading saying what the view shows. */
+  intro?: ComponentChildren;
   actions?: ComponentChildren;
   banner?: ComponentChildren;
   scope: { listId?: number; assigneeId?: string };
   newTaskDefaults: NewTaskDefaults;
   /** False where the view cannot take new tasks (an archived list). */
   canAdd?: boolean;
+  /** What an empty view without filters shows instead of "No tasks here yet". */
+  empty?: ComponentChildren;
 }
 
-export function TasksView({ heading, actions, banner, scope, newTaskDefaults, canAdd = true }: Props) {
+export function TasksView({ heading, intro, actions, banner, scope, newTaskDefaults, canAdd = true, empty }: Props) {
   const { path, search } = useLocation();
   const filters = filtersFromSearch(search);
   const query = tasksQuery(filters, scope).toString();
@@ -44,6 +49,7 @@ export function TasksView({ heading, actions, banner, scope, newTaskDefaults, ca
       <header class="page-header">
         <h1>{heading}</h1>
         {actions && <div class="page-actions">{actions}</div>}
+        {intro && <p class="page-intro muted">{intro}</p>}
       </header>
       {banner}
       {canAdd && <QuickAdd defaults={newTaskDefaults} onCreated={tasks.reload} />}
@@ -52,8 +58,8 @@ export function TasksView({ heading, actions, banner, scope, newTaskDefaults, ca
       {tasks.data === undefined && !tasks.error && <p class="muted">Loading tasks…</p>}
       {count !== undefined && (
         <p class="task-count muted" aria-live="polite">
-          {count === 1 ? '1 task' : `${count} tasks`}
-          {hasFilters(filters) && ' match these filters'}
+          {countOf(count, 'task')}
+          {hasFilters(filters) && ` ${plural(count, 'matches', 'match')} these filters`}
         </p>
       )}
       {count === 0 &&
@@ -65,10 +71,16 @@ export function TasksView({ heading, actions, banner, scope, newTaskDefaults, ca
             </button>
           </p>
         ) : (
-          <p class="empty">No tasks here yet.{canAdd && ' Add one above.'}</p>
+          (empty ?? <p class="empty">No tasks here yet.{canAdd && ' Add one above.'}</p>)
         ))}
       {tasks.data && tasks.data.length > 0 && (
-        <TaskTree tasks={tasks.data} edit={edit} newTaskDefaults={newTaskDefaults} onSubtaskCreated={tasks.reload} />
+        <TaskTree
+          tasks={tasks.data}
+          edit={edit}
+          newTaskDefaults={newTaskDefaults}
+          viewListId={scope.listId}
+          onSubtaskCreated={tasks.reload}
+        />
       )}
     </section>
   );

@@ -1,21 +1,37 @@
 /**
- * The editable fields of a task, shared by the task rows and the detail page. Each control is
- * named after the task it edits ("Priority of “Write the spec”"), so they stay distinguishable
- * to assistive technology in a long list.
+ * The editable fields of a task, shared by the task rows and the detail page. Each shows its
+ * value as text and becomes its editor when clicked, or from the keyboard with Enter or Space
+ * (Escape leaves it as it was). `compact` (the rows) shows values as chips and an empty one as a
+ * quiet "+ Due date" that the row reveals on hover and focus; the detail page shows them as fields.
+ *
+ * Each control is named after the task it edits ("Priority of “Write the spec”: High"), so they
+ * stay distinguishable to assistive technology in a long list.
  */
 import type { TaskSummary, UpdateTaskBody } from '@contract';
 import { PRIORITIES, type Priority } from '@contract/enums';
 import { useTeamData } from '../app/team-data';
-import { isOverdue } from '../lib/dates';
+import { ChoiceMenu } from '../ui/ChoiceMenu';
 import { CheckboxMenu } from '../ui/CheckboxMenu';
+import { ColorDot } from '../ui/ColorPicker';
 import { doneStatuses } from './apply-change';
 
-interface FieldProps {
+export interface FieldProps {
   task: TaskSummary;
   onChange: (change: UpdateTaskBody) => void;
+  /** A task row's chips rather than the detail page's fields. */
+  compact?: boolean;
 }
 
-const quote = (task: TaskSummary) => `“${task.title}”`;
+export const quote = (task: TaskSummary) => `“${task.title}”`;
+
+/** The button's look, and whether it holds no value (which a row shows only on hover and focus). */
+export const valueButtonClass = (compact: boolean | undefined, empty: boolean) =>
+  `${compact ? 'value-chip' : 'button-field'}${empty ? ' is-empty' : ''}`;
+
+/** An empty value: "No due date" on the detail page, an invitation ("+ Due date") in a row. */
+export const EmptyValue = ({ compact, full, short }: { compact?: boolean; full: string; short: string }) => (
+  <span class="value-empty">{compact ? `+ ${short}` : full}</span>
+);
 
 export function DoneCheckbox({ task, onChange }: FieldProps) {
   const { statuses } = useTeamData();
@@ -35,22 +51,19 @@ export function DoneCheckbox({ task, onChange }: FieldProps) {
   );
 }
 
-export function StatusSelect({ task, onChange }: FieldProps) {
+export function StatusField({ task, onChange, compact }: FieldProps) {
   const { statuses } = useTeamData();
+  // Until the team's statuses load, the task's own is the only choice.
+  const options = statuses.length ? statuses : [task.status];
   return (
-    <select
-      class="field-select"
-      aria-label={`Status of ${quote(task)}`}
-      value={String(task.status.id)}
-      onChange={(event) => onChange({ taskStatusId: Number(event.currentTarget.value) })}
-    >
-      {statuses.length === 0 && <option value={String(task.status.id)}>{task.status.name}</option>}
-      {statuses.map((status) => (
-        <option key={status.id} value={String(status.id)}>
-          {status.name}
-        </option>
-      ))}
-    </select>
+    <ChoiceMenu
+      label={`Status of ${quote(task)}`}
+      options={options.map((status) => ({ value: status.id, label: status.name }))}
+      selected={task.status.id}
+      onChange={(taskStatusId) => onChange({ taskStatusId })}
+      display={<span class={`status-pill${task.isCompleted ? ' is-done' : ''}`}>{task.status.name}</span>}
+      buttonClass={valueButtonClass(compact, false)}
+    />
   );
 }
 
@@ -61,42 +74,32 @@ export const PRIORITY_LABELS: Record<Priority, string> = {
   urgent: 'Urgent',
 };
 
-export function PrioritySelect({ task, onChange }: FieldProps) {
+export function PriorityField({ task, onChange, compact }: FieldProps) {
+  const priority = task.priority;
   return (
-    <select
-      class={`field-select priority-select priority-${task.priority ?? 'none'}`}
-      aria-label={`Priority of ${quote(task)}`}
-      value={task.priority ?? ''}
-      onChange={(event) => onChange({ priority: (event.currentTarget.value || null) as Priority | null })}
-    >
-      <option value="">No priority</option>
-      {PRIORITIES.map((priority) => (
-        <option key={priority} value={priority}>
-          {PRIORITY_LABELS[priority]}
-        </option>
-      ))}
-    </select>
-  );
-}
-
-export function DueDateInput({ task, onChange }: FieldProps) {
-  return (
-    <input
-      type="date"
-      class={`field-date${isOverdue(task.dueDate, task.isCompleted) ? ' is-overdue' : ''}`}
-      aria-label={`Due date of ${quote(task)}`}
-      value={task.dueDate ?? ''}
-      // change (not input) fires once a whole date is picked, or when it is cleared
-      onChange={(event) => {
-        const value = event.currentTarget.value;
-        if (value !== (task.dueDate ?? '')) onChange({ dueDate: value || null });
-      }}
+    <ChoiceMenu<Priority | null>
+      label={`Priority of ${quote(task)}`}
+      options={[
+        { value: null, label: 'No priority' },
+        ...PRIORITIES.map((value) => ({ value, label: PRIORITY_LABELS[value] })),
+      ]}
+      selected={priority}
+      onChange={(value) => onChange({ priority: value })}
+      display={
+        priority ? (
+          <span class={`priority priority-${priority}`}>{PRIORITY_LABELS[priority]}</span>
+        ) : (
+          <EmptyValue compact={compact} full="No priority" short="Priority" />
+        )
+      }
+      buttonClass={valueButtonClass(compact, !priority)}
     />
   );
 }
 
-export function AssigneePicker({ task, onChange, align }: FieldProps & { align?: 'start' | 'end' }) {
+export function AssigneePicker({ task, onChange, compact, align }: FieldProps & { align?: 'start' | 'end' }) {
   const { members } = useTeamData();
+  const names = task.assignees.map((person) => person.name);
   return (
     <CheckboxMenu
       label={`Assignees of ${quote(task)}`}
@@ -104,17 +107,55 @@ export function AssigneePicker({ task, onChange, align }: FieldProps & { align?:
       selected={task.assignees.map((person) => person.id)}
       onChange={(assigneeIds) => onChange({ assigneeIds })}
       emptyText="Unassigned"
+      display={
+        names.length === 0 ? (
+          <EmptyValue compact={compact} full="Unassigned" short="Assignee" />
+        ) : compact ? (
+          <Avatars names={names} />
+        ) : (
+          <span>{names.join(', ')}</span>
+        )
+      }
+      buttonClass={valueButtonClass(compact, names.length === 0)}
       align={align}
     />
   );
 }
 
-export function ListPicker({ task, onChange, align }: FieldProps & { align?: 'start' | 'end' }) {
+/** Initials in circles, up to three and then "+2": a row's assignees at a glance (names on hover). */
+function Avatars({ names }: { names: string[] }) {
+  const shown = names.length > 3 ? names.slice(0, 2) : names;
+  return (
+    <span class="avatars" title={names.join(', ')}>
+      {shown.map((name, index) => (
+        <span key={index} class="avatar avatar-small">
+          {initials(name)}
+        </span>
+      ))}
+      {shown.length < names.length && <span class="avatar avatar-small">+{names.length - shown.length}</span>}
+    </span>
+  );
+}
+
+const initials = (name: string) => {
+  const words = name.trim().split(/\s+/);
+  const letters = words.length > 1 ? [words[0], words[words.length - 1]] : words;
+  return letters.map((word) => [...(word ?? '')][0]?.toUpperCase() ?? '').join('');
+};
+
+interface ListPickerProps extends FieldProps {
+  align?: 'start' | 'end';
+  /** The list the view shows: every task in it is in that list, so the row does not say so again. */
+  viewListId?: number;
+}
+
+export function ListPicker({ task, onChange, compact, align, viewListId }: ListPickerProps) {
   const { lists } = useTeamData();
   const usable = lists ?? [];
   const isUsable = (id: number) => usable.some((list) => list.id === id);
   // Archived lists the task is in are shown but fixed: the server keeps those attachments.
   const archived = task.taskLists.filter((list) => !isUsable(list.id));
+  const shown = task.taskLists.filter((list) => list.id !== viewListId);
   return (
     <CheckboxMenu
       label={`Lists of ${quote(task)}`}
@@ -125,6 +166,25 @@ export function ListPicker({ task, onChange, align }: FieldProps & { align?: 'st
       selected={task.taskLists.map((list) => list.id)}
       onChange={(ids) => onChange({ taskListIds: ids.filter(isUsable) })}
       emptyText="No list"
+      display={
+        shown.length === 0 ? (
+          <EmptyValue compact={compact} full="No list" short="List" />
+        ) : (
+          <span class="list-chips">
+            {shown.map((list) => {
+              const color = usable.find((candidate) => candidate.id === list.id)?.color;
+              return (
+                // A whole name, never cut: a long one wraps onto its own line instead.
+                <span key={list.id} class="list-chip">
+                  {color && <ColorDot color={color} />}
+                  {list.name}
+                </span>
+              );
+            })}
+          </span>
+        )
+      }
+      buttonClass={valueButtonClass(compact, shown.length === 0)}
       align={align}
     />
   );

@@ -1,4 +1,5 @@
 /** Picks any number of values from a popover of checkboxes; each tick is applied at once. */
+import type { ComponentChildren } from 'preact';
 import { Popover } from './Popover';
 
 interface Option<T> {
@@ -14,8 +15,10 @@ interface Props<T> {
   options: Array<Option<T>>;
   selected: T[];
   onChange: (selected: T[]) => void;
-  /** Shown on the button when nothing is picked. */
+  /** Named on the button when nothing is picked. */
   emptyText: string;
+  /** What the button shows, when not the names of the picked values (avatars, chips). */
+  display?: ComponentChildren;
   align?: 'start' | 'end';
   buttonClass?: string;
 }
@@ -26,6 +29,7 @@ export function CheckboxMenu<T extends string | number>({
   selected,
   onChange,
   emptyText,
+  display,
   align,
   buttonClass = 'button-field',
 }: Props<T>) {
@@ -34,7 +38,7 @@ export function CheckboxMenu<T extends string | number>({
   return (
     <Popover
       label={`${label}: ${summary}`}
-      button={<span class="truncate">{summary}</span>}
+      button={display ?? <span class="truncate">{summary}</span>}
       buttonClass={buttonClass}
       align={align}
     >

@@ -1,9 +1,10 @@
 /**
- * A button that opens a small panel (a menu, a picker). The keyboard goes into the panel when it
- * opens; Escape, a click outside or focus leaving closes it and returns to the button.
+ * A button that opens a small panel (a menu, a picker). Enter, Space or the arrow keys open it and
+ * the keyboard goes into the panel, to its current choice (`data-current`) or its first control;
+ * Escape, a click outside or focus leaving closes it, Escape and a choice return to the button.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 interface Props {
   /** The button's accessible name, which should include the current value. */
@@ -26,9 +27,14 @@ export function Popover({ label, button, buttonClass = 'button-quiet', align = '
     if (returnFocus) toggle.current?.focus();
   };
 
-  useEffect(() => {
+  // A layout effect: the focus moves before the next key is handled, however fast it comes.
+  useLayoutEffect(() => {
     if (!open) return;
-    root.current?.querySelector<HTMLElement>('.popover-panel :is(input, button, select, a, textarea)')?.focus();
+    const panel = root.current?.querySelector('.popover-panel');
+    (
+      panel?.querySelector<HTMLElement>('[data-current]') ??
+      panel?.querySelector<HTMLElement>(':is(input, button, select, a, textarea)')
+    )?.focus();
     const onPointerDown = (event: PointerEvent) => {
       if (!root.current?.contains(event.target as Node)) close(false);
     };
@@ -61,6 +67,13 @@ export function Popover({ label, button, buttonClass = 'button-quiet', align = '
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
         onClick={() => setOpen(!open)}
+        onKeyDown={(event) => {
+          // As a menu button does: the arrows open it too.
+          if (!open && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+            event.preventDefault();
+            setOpen(true);
+          }
+        }}
       >
         {button}
       </button>
