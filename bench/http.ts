@@ -12,7 +12,8 @@
  * server to create throwaway databases on; default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_SECONDS (measured seconds per scenario; default 8, --quick 4), BENCH_SCENARIOS (the
  * scenario numbers to measure, comma separated; default all: a narrower run is for development),
- * BENCH_NODE_OPTIONS (NODE_OPTIONS for the server only, to measure a Node.js or V8 setting).
+ * BENCH_NODE_OPTIONS (NODE_OPTIONS for the server only, to measure a Node.js or V8 setting; the
+ * server runs with the flags of the `tasklane` command's first line, which come after and win).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -28,7 +29,7 @@ import type { Store } from '../src/storage/database.js';
 import type { Db } from '../src/storage/schema.js';
 import { createTask, getTask, listTasks, updateTask } from '../src/tasks/tasks.service.js';
 import { createPostgresDatabase, type TempDatabase } from '../test/harness.js';
-import { BIN, cliEnv, LISTENING, track } from '../test/processes.js';
+import { BIN, cliEnv, commandNodeFlags, LISTENING, track } from '../test/processes.js';
 import { generateDataset, SEARCH_WORD, type Dataset } from './generate.js';
 import {
   cpuMs,
@@ -37,6 +38,8 @@ import {
   describeRevision,
   mib,
   ms,
+  parentPid,
+  postgresCpuMs,
   rssBytes,
   ROOT,
   sleep,
@@ -63,6 +66,8 @@ interface Measured {
   p50: number;
   p99: number;
   cpuPerRequest: number;
+  /** The server's CPU plus the database server's (PostgreSQL's processes; SQLite runs inside the server). */
+  machineCpuPerRequest: number;
   peakRss: number;
   errors: number;
 }
@@ -78,11 +83,11 @@ const CONNECTIONS = 10;
 
 // ---------------------------------------------------------------- processes
 
-function startChild(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<Child> {
+function startChild(script: string, args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Promise<Child> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = track(
-      spawn(process.execPath, [script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }),
+      spawn(process.execPath, [...nodeFlags, script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }),
     );
     let stdout = '';
     let stderr = '';
@@ -179,6 +184,7 @@ async function measure(
   dir: string,
   warmSeconds: number,
   seconds: number,
+  databaseCpuMs: () => number,
 ): Promise<Measured> {
   const scriptPath = join(dir, `scenario${scenario.id}.lua`);
   writeFileSync(scriptPath, wrkScript(scenario, key));
@@ -187,8 +193,10 @@ async function measure(
   let peakRss = rssBytes(target.pid);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssBytes(target.pid))), 100);
   const cpuBefore = cpuMs(target.pid);
+  const databaseBefore = databaseCpuMs();
   const result = await runWrk(target.url, scriptPath, seconds);
   const cpuAfter = cpuMs(target.pid);
+  const databaseAfter = databaseCpuMs();
   clearInterval(sampler);
   const errors = result.connect + result.read + result.write + result.status + result.timeout;
   return {
@@ -197,6 +205,7 @@ async function measure(
     p50: result.p50 / 1000,
     p99: result.p99 / 1000,
     cpuPerRequest: (cpuAfter - cpuBefore) / result.requests,
+    machineCpuPerRequest: (cpuAfter - cpuBefore + databaseAfter - databaseBefore) / result.requests,
     peakRss,
     errors,
   };
@@ -461,6 +470,7 @@ async function runSize(
     const plans = await explainScenarios(engine, dataset);
     const dbBytes = engine === 'sqlite' ? statSync(join(dir, 'tasklane.db')).size : null;
     const scenarios = scenariosOf(dataset).filter((s) => only === undefined || only.includes(s.id));
+    const databaseCpuMs = pgDatabase ? await postgresCpuReader(pgDatabase.url) : () => 0;
     const result: SizeResult = {
       engine,
       size,
@@ -477,10 +487,16 @@ async function runSize(
 
     // The floor runs beside the server and is measured right after it on each scenario, before
     // the next scenario's writes change the data both read.
-    const server = await startChild(BIN, ['serve'], {
-      ...cliEnv(url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }),
-      ...(process.env.BENCH_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }),
-    });
+    // Run as the `tasklane` command runs, with its Node.js flags.
+    const server = await startChild(
+      BIN,
+      ['serve'],
+      {
+        ...cliEnv(url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }),
+        ...(process.env.BENCH_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }),
+      },
+      commandNodeFlags(),
+    );
     result.startupMs = server.startupMs;
     try {
       const floor = await startChild(join(ROOT, 'dist', 'bench', 'floor.js'), [], {
@@ -492,12 +508,12 @@ async function runSize(
         result.rows = await check(server, dataset.key, scenarios);
         for (const s of scenarios) {
           console.error(`http: ${engine} ${size}: scenario ${s.id} (server)`);
-          const m = await measure(server, s, dataset.key, dir, warmSeconds, seconds);
+          const m = await measure(server, s, dataset.key, dir, warmSeconds, seconds, databaseCpuMs);
           if (m.errors > 0) result.errors.push(`${engine} ${size} scenario ${s.id}: ${m.errors} errors`);
           result.server.set(s.id, m);
           if (!s.floor) continue;
           console.error(`http: ${engine} ${size}: scenario ${s.id} (floor)`);
-          const f = await measure(floor, s, dataset.key, dir, warmSeconds, seconds);
+          const f = await measure(floor, s, dataset.key, dir, warmSeconds, seconds, databaseCpuMs);
           if (f.errors > 0) result.errors.push(`${engine} ${size} floor scenario ${s.id}: ${f.errors} errors`);
           result.floor.set(s.id, f);
         }
@@ -512,6 +528,23 @@ async function runSize(
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await pgDatabase?.remove().catch(() => {});
+  }
+}
+
+/**
+ * Reads the CPU of the PostgreSQL server behind `url` (from /proc: it must run on this machine),
+ * found as the parent of one of its backends.
+ */
+async function postgresCpuReader(url: string): Promise<() => number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+    const postmaster = parentPid(rows[0]!.pid);
+    const database = new URL(url).pathname.slice(1);
+    return () => postgresCpuMs(postmaster, database);
+  } finally {
+    await client.end();
   }
 }
 
@@ -541,9 +574,9 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
   SQLite is not (tasklane never runs ANALYZE, so neither does the benchmark).
 - **Load:** \`wrk -t1 -c${CONNECTIONS}\` (a separate process, keep-alive) for ${warm} s of warm-up, then ${seconds} s measured, per scenario, in the order shown (reads first; creates and patches then change the data slightly).
   Detail and patch cycle over 1,000 random task ids of team A; create cycles over 200 bodies.
-- **Server CPU / request** = the server process's utime + stime (/proc/<pid>/stat) over the measured run ÷ requests. **Peak RSS** = the largest VmRSS sampled every 100 ms during the run; **VmHWM** = the process's peak over all scenarios.
+- **Server CPU / request** = the server process's utime + stime (/proc/<pid>/stat) over the measured run ÷ requests. **Machine CPU / request** adds the database's own CPU over the same run: on PostgreSQL the postmaster, its background processes (WAL writer, checkpointer, autovacuum…) and the benchmark database's backends, read from /proc (backends of other databases are left out); SQLite runs inside the server process, so there the two are equal. wrk's CPU is in neither. **Peak RSS** = the largest VmRSS sampled every 100 ms during the run; **VmHWM** = the process's peak over all scenarios.
 - **Floor** (\`bench/floor.ts\`): a bare node:http server calling the same service/storage functions and JSON.stringify, without Fastify, validation, auth, rate limiting or ETags; same database and load, measured right after the server on each scenario (before the next scenario's writes).
-- **Start-up** = spawn of \`node bin/tasklane.js serve\` → its "listening on" line, on the already generated database.
+- **Start-up** = spawn of \`node ${commandNodeFlags().join(' ')} bin/tasklane.js serve\` (the \`tasklane\` command's flags) → its "listening on" line, on the already generated database.
 `);
 
   const engines = [...new Set(results.map((r) => r.engine))];
@@ -590,6 +623,7 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
           ms(s.p50),
           ms(s.p99),
           `${s.cpuPerRequest.toFixed(3)} ms`,
+          `${s.machineCpuPerRequest.toFixed(3)} ms`,
           mib(s.peakRss),
           f ? `${count(Math.round(f.rps))} req/s, ${f.cpuPerRequest.toFixed(3)} ms CPU` : '',
           f ? `${((100 * s.rps) / f.rps).toFixed(0)}%` : '',
@@ -607,6 +641,7 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
           'p50',
           'p99',
           'server CPU / req',
+          'machine CPU / req',
           'peak RSS',
           'floor',
           'server ÷ floor',
@@ -664,7 +699,43 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
       out.push('</details>\n');
     }
   }
+  out.push(...storeComparison(results));
   return out.join('\n');
+}
+
+/** PostgreSQL against SQLite in the same run, size by size: the form issue 15's targets take. */
+function storeComparison(results: SizeResult[]): string[] {
+  const rows: string[][] = [];
+  for (const pgResult of results.filter((r) => r.engine === 'postgres')) {
+    const sqliteResult = results.find((r) => r.engine === 'sqlite' && r.size === pgResult.size);
+    if (!sqliteResult) continue;
+    for (const [id, p] of pgResult.server) {
+      const q = sqliteResult.server.get(id);
+      if (!q) continue;
+      rows.push([
+        `${id}. ${scenariosOf(pgResult.dataset)[id - 1]!.name}`,
+        sizeName(pgResult.size),
+        `${((100 * p.rps) / q.rps).toFixed(0)}%`,
+        `${(p.machineCpuPerRequest / q.machineCpuPerRequest).toFixed(2)}×`,
+        `${ms(p.p99)} / ${ms(q.p99)}`,
+      ]);
+    }
+  }
+  if (rows.length === 0) return [];
+  return [
+    '### PostgreSQL against SQLite, same run\n',
+    table(
+      [
+        'scenario',
+        'size',
+        'req/s, PostgreSQL ÷ SQLite',
+        'machine CPU / req, PostgreSQL ÷ SQLite',
+        'p99, PostgreSQL / SQLite',
+      ],
+      rows,
+    ),
+    '',
+  ];
 }
 
 export const httpBenchmark: Benchmark = {

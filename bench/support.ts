@@ -4,7 +4,7 @@
  * the sections of BENCHMARKS.md.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -140,10 +140,53 @@ let clockTicks: number | undefined;
 
 /** CPU time (user + system) a process has used so far, in ms (fields 14 and 15 of /proc/<pid>/stat). */
 export function cpuMs(pid: number): number {
-  clockTicks ??= Number(output('getconf', ['CLK_TCK'])) || 100;
+  const fields = statFields(pid);
+  return ticksToMs(Number(fields[11]) + Number(fields[12]));
+}
+
+/** /proc/<pid>/stat from its third field (state) on: field n of proc(5) is index n - 3. */
+function statFields(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // the name may hold spaces
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' '); // the name may hold spaces
+}
+
+function ticksToMs(ticks: number): number {
+  clockTicks ??= Number(output('getconf', ['CLK_TCK'])) || 100;
+  return (ticks * 1000) / clockTicks;
+}
+
+/** The parent of a process (the postmaster, for a PostgreSQL backend). */
+export function parentPid(pid: number): number {
+  return Number(statFields(pid)[1]);
+}
+
+/**
+ * The CPU a PostgreSQL server spends for one database: the postmaster's own, its background
+ * processes' (WAL writer, checkpointer, autovacuum…) and the live backends of `database`, read
+ * from /proc (the server must run on this machine). Backends of other databases, such as a test
+ * suite's running beside, are left out by their process title ("postgres: <user> <database>
+ * <host>(<port>) …"); so are processes that exited, whose CPU cannot be told apart by database
+ * (a benchmark's pooled connections live through its run).
+ */
+export function postgresCpuMs(postmasterPid: number, database: string): number {
+  const own = statFields(postmasterPid);
+  let ticks = Number(own[11]) + Number(own[12]);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fields: string[];
+    let title: string;
+    try {
+      fields = statFields(Number(entry));
+      if (Number(fields[1]) !== postmasterPid) continue;
+      title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue; // gone since the listing
+    }
+    const backend = /^postgres: (?:[^:]*: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/.exec(title);
+    if (backend && backend[1] !== database) continue;
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return ticksToMs(ticks);
 }
 
 /** The median of a few RSS readings `gapMs` apart, after waiting `settleMs` (RSS moves with GC). */

@@ -4,12 +4,19 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The checkout root: this file runs as dist/test/cli.test.js. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = join(ROOT, 'bin', 'tasklane.js');
+
+/** The Node.js flags the `tasklane` command runs with: those of its `#!/usr/bin/env -S node …` line. */
+export function commandNodeFlags(bin = BIN): string[] {
+  const words = readFileSync(bin, 'utf8').split('\n', 1)[0]!.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1);
+}
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TIMEOUT = 60_000;
 
@@ -117,11 +124,15 @@ export const LISTENING = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
 export function serve(databaseUrl: string, extra: Record<string, string> = {}, root = ROOT): Promise<Serving> {
   return new Promise((resolvePromise, reject) => {
     const child = track(
-      spawn(process.execPath, [join(root, 'bin', 'tasklane.js'), 'serve'], {
-        cwd: root,
-        env: cliEnv(databaseUrl, extra),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
+      spawn(
+        process.execPath,
+        [...commandNodeFlags(join(root, 'bin', 'tasklane.js')), join(root, 'bin', 'tasklane.js'), 'serve'],
+        {
+          cwd: root,
+          env: cliEnv(databaseUrl, extra),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      ),
     );
     let stdout = '';
     let stderr = '';

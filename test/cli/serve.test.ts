@@ -3,9 +3,24 @@
  * trace, and the failed start does not make the starter team whose secrets it could never print.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { tempDatabase, type TempDatabase } from '../harness.js';
-import { cliEnv, killAll, printedKey, runCli, serve, TIMEOUT } from '../processes.js';
+import {
+  BIN,
+  cliEnv,
+  commandNodeFlags,
+  killAll,
+  LISTENING,
+  printedKey,
+  ROOT,
+  runCli,
+  serve,
+  TIMEOUT,
+  track,
+} from '../processes.js';
 import { adminOk } from './support.js';
 
 const databases: TempDatabase[] = [];
@@ -48,3 +63,26 @@ test(
     }
   },
 );
+
+test('tasklane serve and npm start run Node.js with a 4 MiB young generation, which holds peak RSS down', async () => {
+  assert.deepEqual(commandNodeFlags(), ['--max-semi-space-size=4']);
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
+  assert.equal(scripts.start, `node ${commandNodeFlags().join(' ')} bin/tasklane.js serve`);
+
+  // Run as an installed command runs: the file itself, through its #! line.
+  const database = await newDatabase();
+  const child = track(spawn(BIN, ['serve'], { env: cliEnv(database.url), stdio: ['ignore', 'pipe', 'pipe'] }));
+  try {
+    let stdout = '';
+    child.stdout!.setEncoding('utf8');
+    for await (const chunk of child.stdout!) {
+      stdout += chunk;
+      if (LISTENING.test(stdout)) break;
+    }
+    const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+    assert.ok(argv.includes('--max-semi-space-size=4'), `the server runs as: ${argv.join(' ')}`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
