@@ -585,8 +585,9 @@ describe('PostgreSQL silent (network partition mid-transaction), then back', { t
     before1 = expectStatus(await team.owner.api.post('/v1/tasks', { title: 'Before partition' }), 201);
 
     // The INSERT runs inside the task-creating transaction (after the team's counter row
-    // was locked and bumped); then the network goes silent.
-    const stalled = proxy.stallAfter('insert into "tasks"');
+    // was locked and bumped); then the network goes silent. It is recognised by its title,
+    // which only its parameters carry: a prepared statement's text crosses the wire only once.
+    const stalled = proxy.stallAfter('Stalled');
     const pending = send(url, 'POST', '/v1/tasks', { key, body: { title: 'Stalled' }, abortMs: 60_000 });
     const finishedFirst = await Promise.race([stalled.then(() => undefined), pending]);
     assert.equal(
