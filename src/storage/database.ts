@@ -2,7 +2,6 @@
  * Opens the store named by DATABASE_URL: embedded SQLite (`sqlite:<path>`) or PostgreSQL
  * (`postgres://…`). Everything above this module sees one `Store` and never the engine.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -232,10 +231,7 @@ function openPostgres(connectionString: string, poolSize: number, statementTimeo
   // out (reported by the client); unheard, either would crash the process. The failed query
   // itself rejects and becomes a 503, and the broken connection is discarded on release.
   pool.on('error', () => {});
-  pool.on('connect', (client) => {
-    client.on('error', () => {});
-    prepareStatementsOnce(client);
-  });
+  pool.on('connect', (client) => client.on('error', () => {}));
   const connections = discardingBrokenConnections(pool);
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: connections }) }) as Db;
   let closing: Promise<void> | undefined;
@@ -252,38 +248,6 @@ function openPostgres(connectionString: string, poolSize: number, statementTimeo
       return (closing ??= db.destroy());
     },
   };
-}
-
-/** How many statements one connection keeps prepared: each holds server memory for its plan. */
-const PREPARED_PER_CONNECTION = 256;
-
-/**
- * pg sends each statement unnamed, so PostgreSQL parses and plans it again on every run. For
- * tasklane's statements (access checks of EXISTS and OR) planning costs several times running:
- * measured, PostgreSQL's CPU for a task's detail fell from 2.0 to 0.25 ms with named statements
- * (BENCHMARKS.md). So a statement with parameters gets a name, a digest of its text: pg prepares
- * it on first use on each connection and then only binds and runs it, and PostgreSQL may keep a
- * generic plan after five runs (`plan_cache_mode` decides). Statement texts are few (lists of ids
- * are bound as one array); past `PREPARED_PER_CONNECTION` names a connection runs new texts
- * unnamed, so server memory stays bounded. Statements without parameters (`begin`, `commit`,
- * several statements in one) stay unnamed, as the extended protocol requires.
- */
-function prepareStatementsOnce(client: pg.PoolClient): void {
-  const named = new Set<string>();
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  const preparing = (...args: unknown[]): unknown => {
-    const [text, values] = args;
-    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || args.length > 2) {
-      return query(...args);
-    }
-    const name = createHash('sha256').update(text).digest('base64url').slice(0, 32);
-    if (!named.has(name)) {
-      if (named.size >= PREPARED_PER_CONNECTION) return query(...args);
-      named.add(name);
-    }
-    return query({ name, text, values });
-  };
-  client.query = preparing as typeof client.query;
 }
 
 /**
