@@ -17,7 +17,7 @@
  *   (20% each), 30% in the completed status ("Done"), the rest To do / In progress, 80% with a
  *   due date spread over 2026, half with a description of ~200 characters, 10% subtasks of an
  *   earlier task of the same team; titles "<verb> <adjective> <noun> <n>" from small vocabularies
- *   (each noun in about 10% of titles).
+ *   (each noun in about 10% of titles); RARE_TITLES of them also end in RARE_WORD.
  * A seeded PRNG makes the same size give the same data.
  */
 import { sql, type Insertable } from 'kysely';
@@ -53,6 +53,13 @@ const NOUNS = [
 ];
 /** The word scenario 3 searches for: one noun, in about 10% of titles. */
 export const SEARCH_WORD = 'invoice';
+/**
+ * The word scenario 8 searches the whole team for: in RARE_TITLES titles of each team, whatever
+ * its size, spread evenly from the oldest task to the newest. No other title holds any of its
+ * trigrams, so a search that reads only the titles containing it costs the same at any size.
+ */
+export const RARE_WORD = 'zephyr';
+export const RARE_TITLES = 5;
 
 export interface TeamData {
   teamId: string;
@@ -234,7 +241,8 @@ export async function generateDataset(
             : team.statuses.inProgress;
         const priority = priorities[Math.floor(random() * priorities.length)]!;
         const noun = NOUNS[Math.floor(random() * NOUNS.length)]!;
-        const title = `${VERBS[Math.floor(random() * VERBS.length)]} ${ADJECTIVES[Math.floor(random() * ADJECTIVES.length)]} ${noun} ${number}`;
+        const rare = number % Math.floor(tasksPerTeam / RARE_TITLES) === 0 ? ` ${RARE_WORD}` : '';
+        const title = `${VERBS[Math.floor(random() * VERBS.length)]} ${ADJECTIVES[Math.floor(random() * ADJECTIVES.length)]} ${noun} ${number}${rare}`;
         const createdAt = new Date(yearStart + Math.floor((yearMs * id) / total)).toISOString();
         // A subtask's parent: an earlier task of the same team, among its last 1,000.
         const parentId =

@@ -30,7 +30,7 @@ import type { Db } from '../src/storage/schema.js';
 import { createTask, getTask, listTasks, updateTask } from '../src/tasks/tasks.service.js';
 import { createPostgresDatabase, type TempDatabase } from '../test/harness.js';
 import { BIN, cliEnv, commandNodeFlags, LISTENING, track } from '../test/processes.js';
-import { generateDataset, SEARCH_WORD, type Dataset } from './generate.js';
+import { generateDataset, RARE_TITLES, RARE_WORD, SEARCH_WORD, type Dataset } from './generate.js';
 import {
   cpuMs,
   describeLoad,
@@ -282,6 +282,13 @@ function scenariosOf(d: Dataset): Scenario[] {
       name: 'GET /v1/lists (member of 200 lists)',
       method: 'GET',
       requests: [['/v1/lists', undefined]],
+      floor: false,
+    },
+    {
+      id: 8,
+      name: `GET /v1/tasks?query=${RARE_WORD} (whole team, ${RARE_TITLES} matches)`,
+      method: 'GET',
+      requests: [[`/v1/tasks?query=${RARE_WORD}`, undefined]],
       floor: false,
     },
   ];
@@ -609,7 +616,7 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
     );
     out.push('');
     const rowsOut: string[][] = [];
-    for (const id of [1, 2, 3, 4, 5, 6, 7]) {
+    for (const { id } of scenariosOf(mine[0]!.dataset)) {
       for (const r of mine) {
         const s = r.server.get(id);
         if (!s) continue;
@@ -660,7 +667,7 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
       out.push(
         table(
           ['scenario', 'CPU / req', 'p50'],
-          [1, 2, 3, 4, 5, 6, 7].flatMap((id) => {
+          scenariosOf(small.dataset).flatMap(({ id }) => {
             const a = small.server.get(id);
             const b = large.server.get(id);
             if (!a || !b) return [];

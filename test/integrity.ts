@@ -19,6 +19,7 @@ export async function engineIntegrityProblems(store: Store): Promise<string[]> {
     return [
       ...integrity.rows.filter((row) => row.integrity_check !== 'ok').map((row) => row.integrity_check),
       ...foreignKeys.rows.map((row) => `foreign key violation: ${JSON.stringify(row)}`),
+      ...(await titleIndexProblems(store)),
     ];
   }
   await sql`create extension if not exists amcheck`.execute(db);
@@ -47,6 +48,20 @@ export async function engineIntegrityProblems(store: Store): Promise<string[]> {
     for (const row of corrupt.rows) problems.push(`table ${table.name}: ${JSON.stringify(row)}`);
   }
   return problems;
+}
+
+/**
+ * SQLite: the titles' FTS5 index (migration 0011) holds exactly the trigrams of tasks.title_search,
+ * row for row (FTS5's integrity-check with rank 1 compares an external-content index with its table).
+ */
+export async function titleIndexProblems(store: Store): Promise<string[]> {
+  if (store.dialect !== 'sqlite') return [];
+  try {
+    await sql`insert into tasks_title_fts (tasks_title_fts, rank) values ('integrity-check', 1)`.execute(store.db);
+    return [];
+  } catch (error) {
+    return [`the title search index disagrees with tasks: ${(error as Error).message}`];
+  }
 }
 
 /** Queries that must return no rows; each names the rule it checks. */

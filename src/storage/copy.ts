@@ -50,6 +50,14 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   // Migration 0007: UNLOGGED, so PostgreSQL itself empties it after a crash. Leaving it behind
   // forgives at most one window of requests, exactly as a crash does.
   rate_limit_counters: 'ephemeral by design',
+  // Migration 0011, SQLite: the titles' FTS5 index and its shadow tables, derived from tasks.
+  // The target's own triggers index each task as it is copied in.
+  ...Object.fromEntries(
+    ['', '_data', '_idx', '_config'].map((suffix) => [
+      `tasks_title_fts${suffix}`,
+      "derived: filled by the target's triggers",
+    ]),
+  ),
 };
 
 /** Rows read and written per statement: memory stays flat however large the tables. */

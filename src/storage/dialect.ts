@@ -25,7 +25,7 @@ export function withSerialId<T extends string>(
     : table.addColumn('id', 'integer', (col: ColumnDefinitionBuilder) => col.primaryKey().autoIncrement());
 }
 
-const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
+export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** A list of values bound as one parameter: JSON text on SQLite, an array on PostgreSQL. */
 export type ListParam = string | readonly (number | string)[];

@@ -12,6 +12,7 @@ import { rateLimitCounters } from './migrations/0007_rate_limit_counters.js';
 import { idempotencyKeys } from './migrations/0008_idempotency_keys.js';
 import { searchStatistics } from './migrations/0009_search_statistics.js';
 import { sessionExpiryIndex } from './migrations/0010_session_expiry_index.js';
+import { titleSearchIndex } from './migrations/0011_title_search_index.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -26,6 +27,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0008_idempotency_keys': idempotencyKeys(),
     '0009_search_statistics': searchStatistics(dialect),
     '0010_session_expiry_index': sessionExpiryIndex(),
+    '0011_title_search_index': titleSearchIndex(dialect),
   };
 }
 

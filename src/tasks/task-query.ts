@@ -8,6 +8,7 @@ import type { Caller } from '../caller.js';
 import type { Priority } from '../contract/enums.js';
 import type { Person } from '../contract/index.js';
 import type { Db, Tables } from '../storage/schema.js';
+import { titleSearchWalk } from '../storage/title-search.js';
 import { canAccess, mayAccessAllOf } from './access.js';
 import { assigneesOf, visibleListsOf, type ListRef } from './task-links.repository.js';
 
@@ -24,9 +25,12 @@ export interface TaskFilter {
   limit: number;
 }
 
+/** A search as title_search holds titles: folded to lower case. */
+const searchText = (query: string): string => query.toLowerCase();
+
 /** `%`, `_` and `\` in a search match themselves. */
 function likePattern(query: string): string {
-  return `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${searchText(query).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 type TaskQuery = SelectQueryBuilder<Tables & { t: Tables['tasks'] }, 't', object>;
@@ -35,11 +39,16 @@ type TaskQuery = SelectQueryBuilder<Tables & { t: Tables['tasks'] }, 't', object
  * Where the walk through the team's tasks starts. A single named list or assignee drives it
  * through its (list_id | user_id, task_id) index, newest first, so it stops at the limit and
  * its cost follows the rows returned, not the size of the team or of the assignee's history.
+ * Otherwise a search of 3 or more characters drives it through the titles' trigram index
+ * (storage/title-search.ts) where the engine needs telling (SQLite), so a rare word costs the
+ * same in a team of 10k tasks or 1M; a common one stops at the limit as the plain walk does
+ * (BENCHMARKS.md, issue 15). A list or assignee still comes first: it bounds the walk already,
+ * and the index would read the word's matches in every team.
  * CROSS JOIN pins that join order on SQLite (which has no statistics to choose by);
  * PostgreSQL treats it as an inner join and plans by its statistics. Says which list or
- * assignee drives the walk, if one does: its rows are then `d`, ordered by `d.task_id`.
+ * assignee drives the walk, if one does, and the column that orders it newest first.
  */
-function walk(db: Db, filter: TaskFilter): { query: TaskQuery; listId?: number; assigneeId?: string } {
+function walk(db: Db, filter: TaskFilter): { query: TaskQuery; order: string; listId?: number; assigneeId?: string } {
   const [listId, ...moreLists] = filter.taskListIds ?? [];
   const [assigneeId, ...moreAssignees] = filter.assigneeIds ?? [];
   if (listId !== undefined && moreLists.length === 0) {
@@ -48,7 +57,7 @@ function walk(db: Db, filter: TaskFilter): { query: TaskQuery; listId?: number; 
       .crossJoin('tasks as t')
       .whereRef('t.id', '=', 'd.task_id')
       .where('d.list_id', '=', listId);
-    return { query: query as unknown as TaskQuery, listId };
+    return { query: query as unknown as TaskQuery, order: 'd.task_id', listId };
   }
   if (assigneeId !== undefined && moreAssignees.length === 0) {
     const query = db
@@ -56,10 +65,12 @@ function walk(db: Db, filter: TaskFilter): { query: TaskQuery; listId?: number; 
       .crossJoin('tasks as t')
       .whereRef('t.id', '=', 'd.task_id')
       .where('d.user_id', '=', assigneeId);
-    return { query: query as unknown as TaskQuery, assigneeId };
+    return { query: query as unknown as TaskQuery, order: 'd.task_id', assigneeId };
   }
+  const searched = filter.query ? titleSearchWalk(db, searchText(filter.query)) : undefined;
+  if (searched) return { query: searched as unknown as TaskQuery, order: 'd.rowid' };
   // Otherwise the team's tasks newest first (tasks(team_id, id)), or the planner's better index.
-  return { query: db.selectFrom('tasks as t') };
+  return { query: db.selectFrom('tasks as t'), order: 't.id' };
 }
 
 /** The caller's accessible tasks matching every filter, newest first (by id, descending). */
@@ -120,11 +131,7 @@ async function findSummaryRows(db: Db, caller: Caller, filter: TaskFilter) {
     query = query.where(sql<boolean>`t.title_search like ${likePattern(filter.query)} escape '\\'`);
   }
 
-  const driven = start.listId !== undefined || start.assigneeId !== undefined;
-  return query
-    .orderBy(sql.ref(driven ? 'd.task_id' : 't.id'), 'desc')
-    .limit(filter.limit)
-    .execute();
+  return query.orderBy(sql.ref(start.order), 'desc').limit(filter.limit).execute();
 }
 
 export type SummaryRow = Awaited<ReturnType<typeof findSummaryRows>>[number];
