@@ -75,10 +75,10 @@ export async function listTasks(store: Store, caller: Caller, filter: TaskFilter
   return presentSummaries(await findPage(store.db, caller, filter));
 }
 
-/** The task's row is read first: its parts are read only once access is known. */
+/** One statement reads the task, whether the caller may access it, and its parts (`findDetail`). */
 export async function getTask(store: Store, caller: Caller, rawTaskId: string): Promise<Versioned<TaskDetail>> {
-  const row = await accessibleTask(rawTaskId, (taskId) => tasks.findDetailRow(store.db, caller, taskId));
-  return presentDetail(row, await tasks.findDetailParts(store.db, caller, row));
+  const row = await accessibleTask(rawTaskId, (taskId) => tasks.findDetail(store.db, caller, taskId));
+  return presentDetail(row, row.parts);
 }
 
 const unique = <T>(values: readonly T[] = []): T[] => [...new Set(values)];
