@@ -69,9 +69,9 @@ export type RowLock = 'change' | 'delete' | 'keep';
  *
  * Lock order, which keeps concurrent writers from deadlocking: a transaction locks the rows its
  * change is about first (the task or list it changes or deletes, then rows it must `keep`), and
- * the team row last: the task counter (`nextTaskNumber`) and the event counter (`recordEvent`)
- * take it, and hold it to commit. Nothing waits for a row lock while holding the team row:
- * what is touched after it is either locked already or only gets the KEY SHARE locks of foreign
+ * the team row last: its task and event counters (changes/outbox.ts, `recordEvent`, a change's
+ * last statement) take it, and hold it to commit. Nothing waits for a row lock while holding the
+ * team row: what is touched after it is either locked already or only gets the KEY SHARE locks of foreign
  * key checks, which conflict with deletes alone, and the one row that is ever deleted while
  * referenced (a task, as a parent) is locked up front with `keep`; so is a task's status (read
  * with `keeping`), which a status deletion locks with `delete` before it moves the status's tasks.
@@ -94,9 +94,10 @@ export async function lockRows(
  * `query` taking the `keep` lock on the rows it reads, in the same statement (PostgreSQL FOR KEY
  * SHARE; nothing on SQLite, see `lockRows`): for a hot read of a row a change will point at, where
  * `lockRows` would cost a second statement. Outside a transaction the lock ends with the statement.
+ * With `of`, only the rows of that table (alias) of a join are locked.
  */
-export function keeping<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
-  return (isPostgres(db) ? query.forKeyShare() : query) as Q;
+export function keeping<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q, of?: string): Q {
+  return (isPostgres(db) ? query.forKeyShare(of) : query) as Q;
 }
 
 declare const lockedRow: unique symbol;
@@ -274,4 +275,15 @@ export const chainsWrites = (db: Kysely<any>): boolean => isPostgres(db);
  */
 export function provisionalNumber(db: Kysely<any>): RawBuilder<number> {
   return isPostgres(db) ? sql<number>`-pg_backend_pid()` : sql<number>`-1`;
+}
+
+/**
+ * The strings of `values` (a `listParam`) as the rows of a one-column table `v(value)` to select
+ * from: an INSERT … SELECT of one row per value, in one statement of fixed text (see `inList`).
+ */
+export function listValues(db: Kysely<any>, values: ListParam) {
+  const rows = isPostgres(db)
+    ? sql<{ value: string }>`(select unnest(cast(${values} as text[])) as value)`
+    : sql<{ value: string }>`(select value from json_each(${values}))`;
+  return rows.as('v');
 }

@@ -11,7 +11,15 @@ import type { SqlBool } from 'kysely';
 import type { Caller } from '../caller.js';
 import type { Priority } from '../contract/enums.js';
 import type { Person } from '../contract/index.js';
-import { fromJson, jsonRow, jsonRows, readLocked, type Locked, type RowLock } from '../storage/dialect.js';
+import {
+  fromJson,
+  jsonRow,
+  jsonRows,
+  provisionalNumber,
+  readLocked,
+  type Locked,
+  type RowLock,
+} from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, TaskRow } from '../storage/schema.js';
 import { canAccess } from './access.js';
@@ -139,10 +147,9 @@ export async function findDetail(
   return Object.assign(withAccess(row)!, { parts });
 }
 
-/** A new task; it is last updated when it is created. */
+/** A new task; it is last updated when it is created. Its number comes later (`recordEvent`). */
 export interface NewTaskValues {
   teamId: string;
-  number: number;
   title: string;
   description: string | null;
   priority: Priority | null;
@@ -153,12 +160,12 @@ export interface NewTaskValues {
   createdAt: string;
 }
 
-const insertTaskRow = prepared((db, p: Omit<TaskRow, 'id' | 'version'>) =>
+const insertTaskRow = prepared((db, p: Omit<TaskRow, 'id' | 'version' | 'number'>) =>
   db
     .insertInto('tasks')
     .values({
       team_id: p.team_id,
-      number: p.number,
+      number: provisionalNumber(db),
       title: p.title,
       title_search: p.title_search,
       description: p.description,
@@ -176,10 +183,10 @@ const insertTaskRow = prepared((db, p: Omit<TaskRow, 'id' | 'version'>) =>
 /** The title folded to lower case, which search matches against (storage/schema.ts). */
 const titleSearch = (title: string): string => title.toLowerCase();
 
+/** Inserts the task with a provisional number (dialect.ts, `provisionalNumber`). */
 export async function insertTask(db: Db, task: NewTaskValues): Promise<TaskRow> {
   const [row] = await insertTaskRow(db, {
     team_id: task.teamId,
-    number: task.number,
     title: task.title,
     title_search: titleSearch(task.title),
     description: task.description,
