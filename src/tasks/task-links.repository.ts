@@ -6,7 +6,7 @@ import type { Caller } from '../caller.js';
 import type { Priority } from '../contract/enums.js';
 import type { Person, TaskSummary } from '../contract/index.js';
 import { byNameThenId } from '../ids.js';
-import { inList, listParam, type ListParam } from '../storage/dialect.js';
+import { inList, listParam, listValues, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db } from '../storage/schema.js';
 
@@ -78,17 +78,27 @@ export async function visibleListsOf(db: Db, caller: Caller, taskIds: number[]):
   return groupBy(rows, (r) => ({ id: r.id, name: r.name }));
 }
 
+const insertAssignees = prepared((db, p: { taskId: number; userIds: ListParam }) =>
+  db
+    .insertInto('task_assignees')
+    .columns(['task_id', 'user_id'])
+    .expression(
+      db
+        .selectFrom(listValues(db, p.userIds))
+        .select((eb) => [eb.cast(eb.val(p.taskId), 'integer').as('task_id'), 'v.value as user_id']),
+    ),
+);
+
+const deleteAssignees = prepared((db, p: { taskId: number }) =>
+  db.deleteFrom('task_assignees').where('task_id', '=', p.taskId),
+);
+
 export async function addAssignees(db: Db, taskId: number, userIds: readonly string[]): Promise<void> {
-  if (userIds.length > 0) {
-    await db
-      .insertInto('task_assignees')
-      .values(userIds.map((user_id) => ({ task_id: taskId, user_id })))
-      .execute();
-  }
+  if (userIds.length > 0) await insertAssignees(db, { taskId, userIds: listParam(db, userIds) });
 }
 
 export async function replaceAssignees(db: Db, taskId: number, userIds: readonly string[]): Promise<void> {
-  await db.deleteFrom('task_assignees').where('task_id', '=', taskId).execute();
+  await deleteAssignees(db, { taskId });
   await addAssignees(db, taskId, userIds);
 }
 
@@ -113,23 +123,24 @@ export async function replaceUsableLists(
   await attachLists(db, taskId, listIds);
 }
 
+const insertListItems = prepared((db, p: { taskId: number; listIds: ListParam }) =>
+  db
+    .insertInto('task_list_items')
+    .columns(['task_id', 'list_id', 'priority', 'is_completed'])
+    .expression(
+      db
+        .selectFrom('tasks as t')
+        .innerJoin('task_statuses as s', 's.id', 't.status_id')
+        .innerJoin('task_lists as l', (join) => join.on(inList(db, 'l.id', p.listIds)))
+        .select(['t.id', 'l.id as list_id', 't.priority', 's.is_completed'])
+        .where('t.id', '=', p.taskId),
+    )
+    .onConflict((oc) => oc.columns(['task_id', 'list_id']).doNothing()),
+);
+
 /** Attaches the task to the lists, copying its current priority and completion onto each item. */
 export async function attachLists(db: Db, taskId: number, listIds: readonly number[]): Promise<void> {
-  if (listIds.length > 0) {
-    await db
-      .insertInto('task_list_items')
-      .columns(['task_id', 'list_id', 'priority', 'is_completed'])
-      .expression(
-        db
-          .selectFrom('tasks as t')
-          .innerJoin('task_statuses as s', 's.id', 't.status_id')
-          .innerJoin('task_lists as l', (join) => join.on('l.id', 'in', listIds))
-          .select(['t.id', 'l.id as list_id', 't.priority', 's.is_completed'])
-          .where('t.id', '=', taskId),
-      )
-      .onConflict((oc) => oc.columns(['task_id', 'list_id']).doNothing())
-      .execute();
-  }
+  if (listIds.length > 0) await insertListItems(db, { taskId, listIds: listParam(db, listIds) });
 }
 
 /** Keeps the copies on the task's list items in step with a new priority or completion. */
