@@ -3,11 +3,12 @@
  * the same transaction as the change they announce; streams read them from here, so an event
  * exists exactly when its change committed, and a client that reconnects can catch up.
  */
+import type { QueryCreator } from 'kysely';
 import type { ChangeEventType } from '../contract/enums.js';
 import { afterCommit } from '../storage/database.js';
 import { chainsWrites, listParam, listValues, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
-import type { Db } from '../storage/schema.js';
+import type { Db, Tables } from '../storage/schema.js';
 import { committedChanges } from './publisher.js';
 
 export type EventType = ChangeEventType;
@@ -31,13 +32,15 @@ export interface StoredEvent {
 /** At least this many events per team, or this much time, stays available for resuming. */
 export const RETENTION = { perTeam: 1000, maxAgeMs: 60 * 60 * 1000 } as const;
 
-const bumpCounters = prepared((db, p: { teamId: string; tasks: number }) =>
+/** Bumps the team's event counter, and its task counter by `tasks`: takes the team row's lock. */
+const updateCounters = (db: QueryCreator<Tables>, p: { teamId: string; tasks: number }) =>
   db
     .updateTable('teams')
     .set((eb) => ({ task_counter: eb('task_counter', '+', p.tasks), event_counter: eb('event_counter', '+', 1) }))
     .where('id', '=', p.teamId)
-    .returning(['task_counter', 'event_counter']),
-);
+    .returning(['task_counter', 'event_counter']);
+
+const bumpCounters = prepared(updateCounters);
 
 const numberTask = prepared((db, p: { taskId: number; number: number }) =>
   db.updateTable('tasks').set({ number: p.number }).where('id', '=', p.taskId),
@@ -79,13 +82,7 @@ const recordInOneStatement = prepared(
     },
   ) =>
     db
-      .with('team', (db) =>
-        db
-          .updateTable('teams')
-          .set((eb) => ({ task_counter: eb('task_counter', '+', p.tasks), event_counter: eb('event_counter', '+', 1) }))
-          .where('id', '=', p.teamId)
-          .returning(['task_counter', 'event_counter']),
-      )
+      .with('team', (cte) => updateCounters(cte, p))
       .with('numbered', (db) =>
         db
           .updateTable('tasks')
