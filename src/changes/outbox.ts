@@ -3,10 +3,12 @@
  * the same transaction as the change they announce; streams read them from here, so an event
  * exists exactly when its change committed, and a client that reconnects can catch up.
  */
+import type { QueryCreator } from 'kysely';
 import type { ChangeEventType } from '../contract/enums.js';
 import { afterCommit } from '../storage/database.js';
+import { chainsWrites, listParam, listValues, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
-import type { Db } from '../storage/schema.js';
+import type { Db, Tables } from '../storage/schema.js';
 import { committedChanges } from './publisher.js';
 
 export type EventType = ChangeEventType;
@@ -30,12 +32,18 @@ export interface StoredEvent {
 /** At least this many events per team, or this much time, stays available for resuming. */
 export const RETENTION = { perTeam: 1000, maxAgeMs: 60 * 60 * 1000 } as const;
 
-const bumpEventCounter = prepared((db, p: { teamId: string }) =>
+/** Bumps the team's event counter, and its task counter by `tasks`: takes the team row's lock. */
+const updateCounters = (db: QueryCreator<Tables>, p: { teamId: string; tasks: number }) =>
   db
     .updateTable('teams')
-    .set((eb) => ({ event_counter: eb('event_counter', '+', 1) }))
+    .set((eb) => ({ task_counter: eb('task_counter', '+', p.tasks), event_counter: eb('event_counter', '+', 1) }))
     .where('id', '=', p.teamId)
-    .returning('event_counter'),
+    .returning(['task_counter', 'event_counter']);
+
+const bumpCounters = prepared(updateCounters);
+
+const numberTask = prepared((db, p: { taskId: number; number: number }) =>
+  db.updateTable('tasks').set({ number: p.number }).where('id', '=', p.taskId),
 );
 
 const insertEvent = prepared((db, p: { teamId: string; seq: number; type: string; data: string; createdAt: string }) =>
@@ -45,30 +53,116 @@ const insertEvent = prepared((db, p: { teamId: string; seq: number; type: string
     .returning('id'),
 );
 
+const insertRecipients = prepared((db, p: { eventId: number; userIds: ListParam }) =>
+  db
+    .insertInto('event_recipients')
+    .columns(['event_id', 'user_id'])
+    .expression(
+      db
+        .selectFrom(listValues(db, p.userIds))
+        .select((eb) => [eb.cast(eb.val(p.eventId), 'integer').as('event_id'), 'v.value as user_id']),
+    ),
+);
+
+/**
+ * The same writes as `bumpCounters`, `numberTask`, `insertEvent` and `insertRecipients`, in
+ * one statement (see `chainsWrites`).
+ */
+const recordInOneStatement = prepared(
+  (
+    db,
+    p: {
+      teamId: string;
+      tasks: number;
+      taskId: number | null;
+      type: string;
+      data: string;
+      createdAt: string;
+      userIds: ListParam;
+    },
+  ) =>
+    db
+      .with('team', (cte) => updateCounters(cte, p))
+      .with('numbered', (db) =>
+        db
+          .updateTable('tasks')
+          .from('team')
+          .set((eb) => ({ number: eb.ref('team.task_counter') }))
+          .where('tasks.id', '=', p.taskId)
+          .returning('tasks.id'),
+      )
+      .with('event', (db) =>
+        db
+          .insertInto('events')
+          .columns(['team_id', 'seq', 'type', 'data', 'created_at'])
+          .expression(
+            db
+              .selectFrom('team')
+              .select((eb) => [
+                eb.cast(eb.val(p.teamId), 'text').as('team_id'),
+                'team.event_counter',
+                eb.cast(eb.val(p.type), 'text').as('type'),
+                eb.cast(eb.val(p.data), 'text').as('data'),
+                eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
+              ]),
+          )
+          .returning('id'),
+      )
+      .with('recipients', (cte) =>
+        cte
+          .insertInto('event_recipients')
+          .columns(['event_id', 'user_id'])
+          .expression(
+            cte
+              .selectFrom(listValues(db, p.userIds))
+              .crossJoin('event')
+              .select(['event.id as event_id', 'v.value as user_id']),
+          ),
+      )
+      .selectFrom('team')
+      .select(['team.task_counter', 'team.event_counter']),
+);
+
 /**
  * Writes an event inside the change's transaction; once it commits, the publisher announces it.
- * `_store` is no longer used; it stays until the services' calls drop it.
+ *
+ * The team row's lock (taken here, held to commit) orders a team's events, so seq order is
+ * commit order. Hence this is a change's last statement: on PostgreSQL one statement
+ * (`chainsWrites`), after which the lock is held only for the round trip of the COMMIT.
  */
 export async function recordEvent(trx: Db, event: NewEvent): Promise<void> {
-  // The team row's lock (held to commit) orders a team's events: seq order is commit order.
-  const [counter] = await bumpEventCounter(trx, { teamId: event.teamId });
-  const seq = counter!.event_counter;
-  const [inserted] = await insertEvent(trx, {
+  await record(trx, event, null);
+}
+
+/**
+ * `recordEvent` for a task created in this transaction with a provisional number (dialect.ts,
+ * `provisionalNumber`), which gets the team's next task number in the same statement, under the
+ * same lock: numbers have no gaps. Returns the number.
+ */
+export async function recordTaskCreated(trx: Db, taskId: number, event: NewEvent): Promise<number> {
+  return record(trx, event, taskId);
+}
+
+async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): Promise<number> {
+  const values = {
     teamId: event.teamId,
-    seq,
+    tasks: numberedTaskId === null ? 0 : 1,
     type: event.type,
     data: JSON.stringify(event.data),
     createdAt: new Date().toISOString(),
-  });
-  const id = inserted!.id;
-  const recipients = [...new Set(event.audience)];
-  if (recipients.length > 0) {
-    await trx
-      .insertInto('event_recipients')
-      .values(recipients.map((user_id) => ({ event_id: id, user_id })))
-      .execute();
+    userIds: listParam(trx, [...new Set(event.audience)]),
+  };
+  let counters: { task_counter: number; event_counter: number };
+  if (chainsWrites(trx)) {
+    [counters] = (await recordInOneStatement(trx, { ...values, taskId: numberedTaskId })) as [typeof counters];
+  } else {
+    [counters] = (await bumpCounters(trx, values)) as [typeof counters];
+    if (numberedTaskId !== null) await numberTask(trx, { taskId: numberedTaskId, number: counters.task_counter });
+    const [inserted] = await insertEvent(trx, { ...values, seq: counters.event_counter });
+    await insertRecipients(trx, { eventId: inserted!.id, userIds: values.userIds });
   }
   afterCommit(trx, () => committedChanges.publish({ teamId: event.teamId }));
+  return Number(counters.task_counter);
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 import pg from 'pg';
 import type { DialectName } from './dialect.js';
 import { isDatabaseUnavailable } from './errors.js';
+import { statementName } from './prepared.js';
 import type { Db } from './schema.js';
 
 export interface Store {
@@ -279,7 +280,7 @@ function discardingBrokenConnections(pool: pg.Pool): PostgresPool & { cutChecked
       checkedOut.add(cutForShutdown);
       const query = async (text: string, values: readonly unknown[]) => {
         try {
-          return await client.query(text, values as unknown[]);
+          return await client.query({ text, values: values as unknown[], name: statementName(text) });
         } catch (error) {
           if (isDatabaseUnavailable(error)) cut(error as Error);
           throw error;

@@ -12,6 +12,8 @@ import {
   type SelectQueryBuilder,
   type SqlBool,
 } from 'kysely';
+import * as postgresJson from 'kysely/helpers/postgres';
+import * as sqliteJson from 'kysely/helpers/sqlite';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -67,9 +69,9 @@ export type RowLock = 'change' | 'delete' | 'keep';
  *
  * Lock order, which keeps concurrent writers from deadlocking: a transaction locks the rows its
  * change is about first (the task or list it changes or deletes, then rows it must `keep`), and
- * the team row last: the task counter (`nextTaskNumber`) and the event counter (`recordEvent`)
- * take it, and hold it to commit. Nothing waits for a row lock while holding the team row:
- * what is touched after it is either locked already or only gets the KEY SHARE locks of foreign
+ * the team row last: its task and event counters (changes/outbox.ts, `recordEvent`, a change's
+ * last statement) take it, and hold it to commit. Nothing waits for a row lock while holding the
+ * team row: what is touched after it is either locked already or only gets the KEY SHARE locks of foreign
  * key checks, which conflict with deletes alone, and the one row that is ever deleted while
  * referenced (a task, as a parent) is locked up front with `keep`; so is a task's status (read
  * with `keeping`), which a status deletion locks with `delete` before it moves the status's tasks.
@@ -92,9 +94,10 @@ export async function lockRows(
  * `query` taking the `keep` lock on the rows it reads, in the same statement (PostgreSQL FOR KEY
  * SHARE; nothing on SQLite, see `lockRows`): for a hot read of a row a change will point at, where
  * `lockRows` would cost a second statement. Outside a transaction the lock ends with the statement.
+ * With `of`, only the rows of that table (alias) of a join are locked.
  */
-export function keeping<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
-  return (isPostgres(db) ? query.forKeyShare() : query) as Q;
+export function keeping<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q, of?: string): Q {
+  return (isPostgres(db) ? query.forKeyShare(of) : query) as Q;
 }
 
 declare const lockedRow: unique symbol;
@@ -229,4 +232,58 @@ export async function listSerialTables(db: Kysely<any>, dialect: DialectName): P
       : await sql<{ name: string }>`select name from sqlite_master
           where type = 'table' and lower(sql) like '%autoincrement%'`.execute(db);
   return result.rows.map((row) => row.name).sort();
+}
+
+/**
+ * A subquery's rows as one JSON array of objects (`[]` when none), as a column of the outer
+ * query: PostgreSQL json_agg, SQLite json_group_array. Lets one statement answer what would
+ * otherwise take one per part (a task's detail). Read the column with `fromJson`.
+ */
+export function jsonRows<O>(db: Kysely<any>, rows: SelectQueryBuilder<any, any, O>): RawBuilder<O[] | string> {
+  return (isPostgres(db) ? postgresJson.jsonArrayFrom(rows) : sqliteJson.jsonArrayFrom(rows)) as RawBuilder<
+    O[] | string
+  >;
+}
+
+/** The subquery's one row as a JSON object, or null when it has none (see `jsonRows`). */
+export function jsonRow<O>(db: Kysely<any>, row: SelectQueryBuilder<any, any, O>): RawBuilder<O | string | null> {
+  return (isPostgres(db) ? postgresJson.jsonObjectFrom(row) : sqliteJson.jsonObjectFrom(row)) as RawBuilder<
+    O | string | null
+  >;
+}
+
+/** A `jsonRows`/`jsonRow` column as a value: the pg driver parses JSON itself, SQLite returns text. */
+export function fromJson<T>(value: T | string): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+}
+
+/**
+ * Whether one statement can make several writes, each using what the one before it returned
+ * (PostgreSQL's data-modifying WITH). Where it can, the writes that run under a lock held to
+ * commit go in one statement, so the lock is held for one round trip; SQLite runs them one by
+ * one, which costs it nothing: its statements are calls in the process, and `begin immediate`
+ * already holds its one write lock for the whole transaction.
+ */
+export const chainsWrites = (db: Kysely<any>): boolean => isPostgres(db);
+
+/**
+ * A task number no other open transaction can be using: a new task holds it until the team's
+ * task counter gives it its real number, in the last statement before commit (tasks.service.ts,
+ * `createTask`), so the team row is locked only then. PostgreSQL: minus the backend's process id,
+ * since a connection runs one transaction at a time and creates one task in it. SQLite: -1, since
+ * it runs one writing transaction at a time.
+ */
+export function provisionalNumber(db: Kysely<any>): RawBuilder<number> {
+  return isPostgres(db) ? sql<number>`-pg_backend_pid()` : sql<number>`-1`;
+}
+
+/**
+ * The strings of `values` (a `listParam`) as the rows of a one-column table `v(value)` to select
+ * from: an INSERT … SELECT of one row per value, in one statement of fixed text (see `inList`).
+ */
+export function listValues(db: Kysely<any>, values: ListParam) {
+  const rows = isPostgres(db)
+    ? sql<{ value: string }>`(select unnest(cast(${values} as text[])) as value)`
+    : sql<{ value: string }>`(select value from json_each(${values}))`;
+  return rows.as('v');
 }

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
+import { sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs } from 'kysely';
 import { tempDatabase, TEST_STORE, type TempDatabase } from '../../test/harness.js';
 import { openStore, type Store } from './database.js';
 import { migrateToLatest } from './migrate.js';
-import { prepared } from './prepared.js';
+import { prepared, statementName } from './prepared.js';
+import type { Db } from './schema.js';
 
 const userName = prepared((db, p: { id: string; email: string }) =>
   db.selectFrom('users').select('name').where('id', '=', p.id).where('email', '=', p.email),
@@ -62,5 +63,25 @@ describe(`prepared queries (${TEST_STORE})`, () => {
     assert.deepEqual(await userName(db, bob), [{ name: 'bob' }]);
     assert.deepEqual(await userName(db, bob), [{ name: 'bob' }]);
     assert.equal(seen, 2);
+  });
+
+  test('on PostgreSQL the statement is prepared on the server once per connection, then reused', async (t) => {
+    if (store.dialect !== 'postgres') return t.skip('PostgreSQL only');
+    const ada = { id: '00000000-0000-4000-8000-00000000000a', email: 'ada@example.com' };
+    const runs = (trx: Db, name: string) =>
+      sql<{ runs: string }>`select generic_plans + custom_plans as runs from pg_prepared_statements
+        where name = ${name}`
+        .execute(trx)
+        .then((r) => r.rows.map((row) => Number(row.runs)));
+    await store.transaction(async (trx) => {
+      await userName(trx, ada);
+      const compiled = trx.selectFrom('users').select('name').where('id', '=', ada.id).where('email', '=', ada.email);
+      const name = statementName(compiled.compile().sql);
+      assert.ok(name, 'the compiled text has a statement name');
+      const [before] = await runs(trx, name);
+      await userName(trx, ada);
+      await userName(trx, ada);
+      assert.deepEqual(await runs(trx, name), [before! + 2], 'one statement on this connection, run twice more');
+    });
   });
 });

@@ -6,7 +6,7 @@ import type { Caller } from '../caller.js';
 import type { Priority } from '../contract/enums.js';
 import type { Person, TaskSummary } from '../contract/index.js';
 import { byNameThenId } from '../ids.js';
-import { inList, listParam, type ListParam } from '../storage/dialect.js';
+import { inList, listParam, listValues, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db } from '../storage/schema.js';
 
@@ -23,24 +23,21 @@ function groupBy<T extends { task_id: number }, V>(rows: T[], toValue: (row: T) 
   return groups;
 }
 
-const assigneeRows = (db: Db) =>
-  db
-    .selectFrom('task_assignees as a')
-    .innerJoin('users as u', 'u.id', 'a.user_id')
-    .select(['a.task_id', 'u.id', 'u.name', 'u.email']);
-// One task (a detail) by equality: about 10% cheaper than reading a one-element list.
-const assigneesOfOne = prepared((db, p: { taskId: number }) => assigneeRows(db).where('a.task_id', '=', p.taskId));
+const assignees = (db: Db) => db.selectFrom('task_assignees as a').innerJoin('users as u', 'u.id', 'a.user_id');
 const assigneesOfMany = prepared((db, p: { taskIds: ListParam }) =>
-  assigneeRows(db).where(inList(db, 'a.task_id', p.taskIds)),
+  assignees(db)
+    .select(['a.task_id', 'u.id', 'u.name', 'u.email'])
+    .where(inList(db, 'a.task_id', p.taskIds)),
 );
+
+/** One task's assignees (unordered), for a query that nests them (tasks.repository.ts, the detail). */
+export const assigneesOfTask = (db: Db, taskId: number) =>
+  assignees(db).select(['u.id', 'u.name', 'u.email']).where('a.task_id', '=', taskId);
 
 /** Assignees of each task, by name. */
 export async function assigneesOf(db: Db, taskIds: number[]): Promise<Map<number, Person[]>> {
   if (taskIds.length === 0) return new Map();
-  const rows =
-    taskIds.length === 1
-      ? await assigneesOfOne(db, { taskId: taskIds[0]! })
-      : await assigneesOfMany(db, { taskIds: listParam(db, taskIds) });
+  const rows = await assigneesOfMany(db, { taskIds: listParam(db, taskIds) });
   const groups = groupBy(rows, (r) => ({ id: r.id, name: r.name, email: r.email }));
   for (const people of groups.values()) people.sort(byNameThenId);
   return groups;
@@ -51,11 +48,10 @@ export async function assigneesOf(db: Db, taskIds: number[]): Promise<Map<number
  * caller's memberships, which can be many. The name of a list is never shown to someone
  * outside it.
  */
-const visibleListRows = (db: Db, userId: string) =>
+const visibleLists = (db: Db, userId: string) =>
   db
     .selectFrom('task_list_items as i')
     .innerJoin('task_lists as l', 'l.id', 'i.list_id')
-    .select(['i.task_id', 'l.id', 'l.name'])
     .where(({ exists, selectFrom }) =>
       exists(
         selectFrom('list_members as m')
@@ -63,36 +59,46 @@ const visibleListRows = (db: Db, userId: string) =>
           .whereRef('m.list_id', '=', 'i.list_id')
           .where('m.user_id', '=', userId),
       ),
-    )
-    .orderBy('l.id');
-const visibleListsOfOne = prepared((db, p: { taskId: number; userId: string }) =>
-  visibleListRows(db, p.userId).where('i.task_id', '=', p.taskId),
-);
+    );
 const visibleListsOfMany = prepared((db, p: { taskIds: ListParam; userId: string }) =>
-  visibleListRows(db, p.userId).where(inList(db, 'i.task_id', p.taskIds)),
+  visibleLists(db, p.userId)
+    .select(['i.task_id', 'l.id', 'l.name'])
+    .where(inList(db, 'i.task_id', p.taskIds))
+    .orderBy('l.id'),
 );
+
+/** One task's lists that the user is a member of (unordered), for a query that nests them (the detail). */
+export const visibleListsOfTask = (db: Db, taskId: number, userId: string) =>
+  visibleLists(db, userId).select(['l.id', 'l.name']).where('i.task_id', '=', taskId);
 
 /** Lists each task is attached to, limited to lists the caller is a member of. */
 export async function visibleListsOf(db: Db, caller: Caller, taskIds: number[]): Promise<Map<number, ListRef[]>> {
   if (taskIds.length === 0) return new Map();
-  const rows =
-    taskIds.length === 1
-      ? await visibleListsOfOne(db, { taskId: taskIds[0]!, userId: caller.userId })
-      : await visibleListsOfMany(db, { taskIds: listParam(db, taskIds), userId: caller.userId });
+  const rows = await visibleListsOfMany(db, { taskIds: listParam(db, taskIds), userId: caller.userId });
   return groupBy(rows, (r) => ({ id: r.id, name: r.name }));
 }
 
+const insertAssignees = prepared((db, p: { taskId: number; userIds: ListParam }) =>
+  db
+    .insertInto('task_assignees')
+    .columns(['task_id', 'user_id'])
+    .expression(
+      db
+        .selectFrom(listValues(db, p.userIds))
+        .select((eb) => [eb.cast(eb.val(p.taskId), 'integer').as('task_id'), 'v.value as user_id']),
+    ),
+);
+
+const deleteAssignees = prepared((db, p: { taskId: number }) =>
+  db.deleteFrom('task_assignees').where('task_id', '=', p.taskId),
+);
+
 export async function addAssignees(db: Db, taskId: number, userIds: readonly string[]): Promise<void> {
-  if (userIds.length > 0) {
-    await db
-      .insertInto('task_assignees')
-      .values(userIds.map((user_id) => ({ task_id: taskId, user_id })))
-      .execute();
-  }
+  if (userIds.length > 0) await insertAssignees(db, { taskId, userIds: listParam(db, userIds) });
 }
 
 export async function replaceAssignees(db: Db, taskId: number, userIds: readonly string[]): Promise<void> {
-  await db.deleteFrom('task_assignees').where('task_id', '=', taskId).execute();
+  await deleteAssignees(db, { taskId });
   await addAssignees(db, taskId, userIds);
 }
 
@@ -117,23 +123,24 @@ export async function replaceUsableLists(
   await attachLists(db, taskId, listIds);
 }
 
+const insertListItems = prepared((db, p: { taskId: number; listIds: ListParam }) =>
+  db
+    .insertInto('task_list_items')
+    .columns(['task_id', 'list_id', 'priority', 'is_completed'])
+    .expression(
+      db
+        .selectFrom('tasks as t')
+        .innerJoin('task_statuses as s', 's.id', 't.status_id')
+        .innerJoin('task_lists as l', (join) => join.on(inList(db, 'l.id', p.listIds)))
+        .select(['t.id', 'l.id as list_id', 't.priority', 's.is_completed'])
+        .where('t.id', '=', p.taskId),
+    )
+    .onConflict((oc) => oc.columns(['task_id', 'list_id']).doNothing()),
+);
+
 /** Attaches the task to the lists, copying its current priority and completion onto each item. */
 export async function attachLists(db: Db, taskId: number, listIds: readonly number[]): Promise<void> {
-  if (listIds.length > 0) {
-    await db
-      .insertInto('task_list_items')
-      .columns(['task_id', 'list_id', 'priority', 'is_completed'])
-      .expression(
-        db
-          .selectFrom('tasks as t')
-          .innerJoin('task_statuses as s', 's.id', 't.status_id')
-          .innerJoin('task_lists as l', (join) => join.on('l.id', 'in', listIds))
-          .select(['t.id', 'l.id as list_id', 't.priority', 's.is_completed'])
-          .where('t.id', '=', taskId),
-      )
-      .onConflict((oc) => oc.columns(['task_id', 'list_id']).doNothing())
-      .execute();
-  }
+  if (listIds.length > 0) await insertListItems(db, { taskId, listIds: listParam(db, listIds) });
 }
 
 /** Keeps the copies on the task's list items in step with a new priority or completion. */

@@ -11,11 +11,20 @@ import type { SqlBool } from 'kysely';
 import type { Caller } from '../caller.js';
 import type { Priority } from '../contract/enums.js';
 import type { Person } from '../contract/index.js';
-import { readLocked, type Locked, type RowLock } from '../storage/dialect.js';
+import {
+  fromJson,
+  jsonRow,
+  jsonRows,
+  provisionalNumber,
+  readLocked,
+  type Locked,
+  type RowLock,
+} from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, TaskRow } from '../storage/schema.js';
 import { canAccess } from './access.js';
-import { assigneesOf, visibleListsOf, type ListRef } from './task-links.repository.js';
+import { byNameThenId } from '../ids.js';
+import { assigneesOfTask, visibleListsOfTask, type ListRef } from './task-links.repository.js';
 
 /** A task row, and whether the caller may read and change it. */
 export type TaskRecord = TaskRow & { accessible: boolean };
@@ -58,6 +67,27 @@ export async function findTaskLocked(
   return readLocked(trx, row, lock, () => findTask(trx, caller, taskId));
 }
 
+const accessibleParent = (db: Db, p: { taskId: number; userId: string }) =>
+  db
+    .selectFrom('tasks as t')
+    .select(['t.id', 't.number', 't.title'])
+    .where('t.id', '=', db.selectFrom('tasks as c').select('c.parent_id').where('c.id', '=', p.taskId))
+    .where((eb) => canAccess(eb, p.userId));
+
+const accessibleSubtaskCount = (db: Db, p: { taskId: number; userId: string }) =>
+  db
+    .selectFrom('tasks as t')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('t.parent_id', '=', p.taskId)
+    .where((eb) => canAccess(eb, p.userId));
+
+/**
+ * A task's detail in one statement: the row with its status and creator, the access check, and
+ * its parts (assignees, visible lists, accessible parent, accessible subtasks) as JSON columns.
+ * Each part is read by the task id, never through the row, so its rules are the same as when
+ * it was a statement of its own. The parts of a task the caller may not access are read too,
+ * and dropped by the service before anything is shown (it answers 403).
+ */
 const detailRow = prepared((db, p: { taskId: number; teamId: string; userId: string }) =>
   db
     .selectFrom('tasks as t')
@@ -71,35 +101,19 @@ const detailRow = prepared((db, p: { taskId: number; teamId: string; userId: str
       'c.name as creator_name',
       'c.email as creator_email',
       canAccess(eb, p.userId).as('accessible'),
+      jsonRows(db, assigneesOfTask(db, p.taskId)).as('assignees'),
+      jsonRows(db, visibleListsOfTask(db, p.taskId, p.userId)).as('task_lists'),
+      jsonRow(db, accessibleParent(db, p)).as('parent'),
+      accessibleSubtaskCount(db, p).as('subtask_count'),
     ])
     .where('t.id', '=', p.taskId)
     .where('t.team_id', '=', p.teamId),
 );
 
+type DetailQueryRow = Awaited<ReturnType<typeof detailRow>>[number];
+
 /** A task row with its status and creator, for a detail. */
-export type DetailRow = WithAccess<Awaited<ReturnType<typeof detailRow>>[number]>;
-
-/** The task with its status and creator, as `findTask`: the access check rides on the row's query. */
-export async function findDetailRow(db: Db, caller: Caller, taskId: number): Promise<DetailRow | undefined> {
-  const [row] = await detailRow(db, { taskId, teamId: caller.teamId, userId: caller.userId });
-  return withAccess(row);
-}
-
-const accessibleParent = prepared((db, p: { parentId: number; userId: string }) =>
-  db
-    .selectFrom('tasks as t')
-    .select(['t.id', 't.number', 't.title'])
-    .where('t.id', '=', p.parentId)
-    .where((eb) => canAccess(eb, p.userId)),
-);
-
-const accessibleSubtaskCount = prepared((db, p: { taskId: number; userId: string }) =>
-  db
-    .selectFrom('tasks as t')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('t.parent_id', '=', p.taskId)
-    .where((eb) => canAccess(eb, p.userId)),
-);
+export type DetailRow = WithAccess<Omit<DetailQueryRow, 'assignees' | 'task_lists' | 'parent' | 'subtask_count'>>;
 
 export type ParentRow = Pick<TaskRow, 'id' | 'number' | 'title'>;
 
@@ -112,26 +126,30 @@ export interface DetailParts {
   subtaskCount: number;
 }
 
-/** The parts of the detail of a task the caller may access, read together. */
-export async function findDetailParts(db: Db, caller: Caller, row: DetailRow): Promise<DetailParts> {
-  const [assignees, taskLists, [parent], [subtasks]] = await Promise.all([
-    assigneesOf(db, [row.id]),
-    visibleListsOf(db, caller, [row.id]),
-    row.parent_id === null ? [] : accessibleParent(db, { parentId: row.parent_id, userId: caller.userId }),
-    accessibleSubtaskCount(db, { taskId: row.id, userId: caller.userId }),
-  ]);
-  return {
-    assignees: assignees.get(row.id) ?? [],
-    taskLists: taskLists.get(row.id) ?? [],
-    parent: parent ?? null,
-    subtaskCount: Number(subtasks!.n),
+/**
+ * The task with its status, creator and parts (`DetailParts`), as `findTask`: undefined when
+ * missing or another team's, `accessible: false` when the caller may not access it.
+ */
+export async function findDetail(
+  db: Db,
+  caller: Caller,
+  taskId: number,
+): Promise<(DetailRow & { parts: DetailParts }) | undefined> {
+  const [found] = await detailRow(db, { taskId, teamId: caller.teamId, userId: caller.userId });
+  if (!found) return undefined;
+  const { assignees, task_lists, parent, subtask_count, ...row } = found;
+  const parts: DetailParts = {
+    assignees: fromJson(assignees).sort(byNameThenId),
+    taskLists: fromJson(task_lists).sort((a, b) => a.id - b.id),
+    parent: fromJson(parent) ?? null,
+    subtaskCount: Number(subtask_count),
   };
+  return Object.assign(withAccess(row)!, { parts });
 }
 
-/** A new task; it is last updated when it is created. */
+/** A new task; it is last updated when it is created. Its number comes later (`recordEvent`). */
 export interface NewTaskValues {
   teamId: string;
-  number: number;
   title: string;
   description: string | null;
   priority: Priority | null;
@@ -142,12 +160,12 @@ export interface NewTaskValues {
   createdAt: string;
 }
 
-const insertTaskRow = prepared((db, p: Omit<TaskRow, 'id' | 'version'>) =>
+const insertTaskRow = prepared((db, p: Omit<TaskRow, 'id' | 'version' | 'number'>) =>
   db
     .insertInto('tasks')
     .values({
       team_id: p.team_id,
-      number: p.number,
+      number: provisionalNumber(db),
       title: p.title,
       title_search: p.title_search,
       description: p.description,
@@ -165,10 +183,10 @@ const insertTaskRow = prepared((db, p: Omit<TaskRow, 'id' | 'version'>) =>
 /** The title folded to lower case, which search matches against (storage/schema.ts). */
 const titleSearch = (title: string): string => title.toLowerCase();
 
+/** Inserts the task with a provisional number (dialect.ts, `provisionalNumber`). */
 export async function insertTask(db: Db, task: NewTaskValues): Promise<TaskRow> {
   const [row] = await insertTaskRow(db, {
     team_id: task.teamId,
-    number: task.number,
     title: task.title,
     title_search: titleSearch(task.title),
     description: task.description,

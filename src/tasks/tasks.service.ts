@@ -26,8 +26,8 @@ import { usableLists } from '../lists/lists.repository.js';
 import { findDefaultStatus, findStatus, type TaskStatus } from '../statuses/statuses.repository.js';
 import type { Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
-import { keepMemberships, membersAmong, nextTaskNumber } from '../team/teams.repository.js';
-import { recordEvent } from '../changes/outbox.js';
+import { keptMembersAmong } from '../team/teams.repository.js';
+import { recordEvent, recordTaskCreated } from '../changes/outbox.js';
 import { readersOf } from './access.js';
 import { findPage, type TaskFilter } from './task-query.js';
 import * as links from './task-links.repository.js';
@@ -75,10 +75,10 @@ export async function listTasks(store: Store, caller: Caller, filter: TaskFilter
   return presentSummaries(await findPage(store.db, caller, filter));
 }
 
-/** The task's row is read first: its parts are read only once access is known. */
+/** One statement reads the task, whether the caller may access it, and its parts (`findDetail`). */
 export async function getTask(store: Store, caller: Caller, rawTaskId: string): Promise<Versioned<TaskDetail>> {
-  const row = await accessibleTask(rawTaskId, (taskId) => tasks.findDetailRow(store.db, caller, taskId));
-  return presentDetail(row, await tasks.findDetailParts(store.db, caller, row));
+  const row = await accessibleTask(rawTaskId, (taskId) => tasks.findDetail(store.db, caller, taskId));
+  return presentDetail(row, row.parts);
 }
 
 const unique = <T>(values: readonly T[] = []): T[] => [...new Set(values)];
@@ -97,10 +97,8 @@ function someOf(ids: readonly (string | number)[]): string {
 }
 
 /** The team members among the users, by id, kept members until commit (see `keepMemberships`). */
-async function keptMembers(trx: Db, caller: Caller, userIds: string[]): Promise<Map<string, Person>> {
-  await keepMemberships(trx, caller.teamId, userIds);
-  return membersAmong(trx, caller.teamId, userIds);
-}
+const keptMembers = (trx: Db, caller: Caller, userIds: string[]): Promise<Map<string, Person>> =>
+  keptMembersAmong(trx, caller.teamId, userIds);
 
 /** The assignees as people, from the team members read; every one must be a member. */
 function assigneesAmong(members: Map<string, Person>, userIds: string[]): Person[] {
@@ -155,11 +153,12 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
     const assignees = assigneesAmong(people, assigneeIds);
     const parent = input.parentId == null ? null : await checkParent(trx, caller, input.parentId);
 
-    // Numbering last: in PostgreSQL the counter's row lock is then held for the shortest time.
+    // Every write that does not need the team row's lock comes first: the task (with a
+    // provisional number), its lists and assignees. Its number and its event come last, in
+    // one statement on PostgreSQL, so the team row is locked only from there to the commit.
     const now = new Date().toISOString();
     const row = await tasks.insertTask(trx, {
       teamId: caller.teamId,
-      number: await nextTaskNumber(trx, caller.teamId),
       title: input.title,
       description: input.description ?? null,
       priority: input.priority ?? null,
@@ -171,7 +170,7 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
     });
     await links.attachLists(trx, row.id, listIds);
     await links.addAssignees(trx, row.id, assigneeIds);
-    await recordEvent(trx, {
+    row.number = await recordTaskCreated(trx, row.id, {
       teamId: caller.teamId,
       type: 'task.created',
       data: { taskId: row.id },

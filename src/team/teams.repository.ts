@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { byNameThenId } from '../ids.js';
 import { withinTransaction } from '../storage/database.js';
-import { inList, listParam, lockRows } from '../storage/dialect.js';
+import { inList, keeping, listParam, lockRows, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, Role, TeamRow } from '../storage/schema.js';
 
@@ -39,20 +39,6 @@ export async function countTeams(db: Db): Promise<number> {
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-/** Hands out the team's next task number; the row lock it takes serializes concurrent creates. */
-const bumpTaskCounter = prepared((db, p: { teamId: string }) =>
-  db
-    .updateTable('teams')
-    .set((eb) => ({ task_counter: eb('task_counter', '+', 1) }))
-    .where('id', '=', p.teamId)
-    .returning('task_counter'),
-);
-
-export async function nextTaskNumber(db: Db, teamId: string): Promise<number> {
-  const [row] = await bumpTaskCounter(db, { teamId });
-  return Number(row!.task_counter);
 }
 
 export interface MemberRecord {
@@ -135,19 +121,31 @@ async function deleteMembership(db: Db, teamId: string, userId: string): Promise
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Of the given users, the team's members, by id, with their names and emails. */
-export async function membersAmong(
-  db: Db,
+const keptMembersQuery = prepared((db, p: { teamId: string; userIds: ListParam }) =>
+  keeping(
+    db,
+    db
+      .selectFrom('team_members as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['u.id', 'u.name', 'u.email'])
+      .where('m.team_id', '=', p.teamId)
+      .where(inList(db, 'm.user_id', p.userIds)),
+    'm',
+  ),
+);
+
+/**
+ * Of the given users, the team's members, by id, with their names and emails, their memberships
+ * kept as `keepMemberships` keeps them, in the same statement. A membership deleted while this
+ * waited for its lock is not returned: that user is no member.
+ */
+export async function keptMembersAmong(
+  trx: Db,
   teamId: string,
   userIds: readonly string[],
 ): Promise<Map<string, { id: string; name: string; email: string }>> {
   if (userIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('team_members as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.id', 'u.name', 'u.email'])
-    .where('m.team_id', '=', teamId)
-    .where('m.user_id', 'in', userIds)
-    .execute();
+  if (!trx.isTransaction) throw new Error('A row lock taken outside a transaction would end with its statement.');
+  const rows = await keptMembersQuery(trx, { teamId, userIds: listParam(trx, userIds) });
   return new Map(rows.map((r) => [r.id, r]));
 }
