@@ -584,8 +584,8 @@ describe('PostgreSQL silent (network partition mid-transaction), then back', { t
     const url = server!.url;
     before1 = expectStatus(await team.owner.api.post('/v1/tasks', { title: 'Before partition' }), 201);
 
-    // The INSERT runs inside the task-creating transaction (after the team's counter row
-    // was locked and bumped); then the network goes silent. It is recognised by its title,
+    // The INSERT runs inside the task-creating transaction (before its last statement numbers
+    // the task under the team row's lock, and before COMMIT); then the network goes silent. It is recognised by its title,
     // which only its parameters carry: a prepared statement's text crosses the wire only once.
     const stalled = proxy.stallAfter('Stalled');
     const pending = send(url, 'POST', '/v1/tasks', { key, body: { title: 'Stalled' }, abortMs: 60_000 });

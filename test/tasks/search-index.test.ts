@@ -73,7 +73,6 @@ async function workspace(): Promise<Workspace> {
 async function addTask(db: Db, w: Workspace, title: string): Promise<number> {
   const row = await insertTask(db, {
     teamId: w.caller.teamId,
-    number: ++w.number,
     title,
     description: null,
     priority: null,
@@ -83,6 +82,8 @@ async function addTask(db: Db, w: Workspace, title: string): Promise<number> {
     createdBy: w.caller.userId,
     createdAt: new Date().toISOString(),
   });
+  // insertTask leaves a provisional number; a create numbers the task in its last statement.
+  await db.updateTable('tasks').set({ number: ++w.number }).where('id', '=', row.id).execute();
   await db.insertInto('task_list_items').values({ task_id: row.id, list_id: w.listId, priority: null }).execute();
   return row.id;
 }
