@@ -84,4 +84,15 @@ describe(`prepared queries (${TEST_STORE})`, () => {
       assert.deepEqual(await runs(trx, name), [before! + 2], 'one statement on this connection, run twice more');
     });
   });
+
+  test('statements of the write path are named; reads whose plan depends on their values are not', () => {
+    const db = store.db;
+    const named = (query: { compile(): { sql: string } }) => statementName(query.compile().sql) !== undefined;
+    assert.ok(named(db.updateTable('users').set({ name: 'x' }).where('id', '=', 'y')), 'an update');
+    assert.ok(named(db.insertInto('users').values({ id: 'a', name: 'b', email: 'c', created_at: 'd' })), 'an insert');
+    assert.ok(named(db.deleteFrom('users').where('id', '=', 'y')), 'a delete');
+    assert.ok(named(db.selectFrom('users').select('id').where('id', '=', 'y').forUpdate()), 'a locking read');
+    assert.ok(!named(db.selectFrom('users').select('id').where('name', 'like', '%y%')), 'a read built per call');
+    assert.equal(statementName('start transaction isolation level read committed'), undefined, 'transaction control');
+  });
 });

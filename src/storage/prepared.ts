@@ -14,9 +14,15 @@
  * On PostgreSQL these statements are also prepared on the server, once per connection, under
  * the name `statementName` gives their text (database.ts): PostgreSQL then parses each once
  * and, after a few runs, keeps its plan. Planning was most of what a detail cost it: 2.2 ms of
- * planning for 0.27 ms of execution (BENCHMARKS.md, issue 15). Only the reads among these
- * fixed-shape statements are named, so a connection holds a bounded set, and queries whose best
- * plan depends on their values (task-query.ts) are planned afresh each time.
+ * planning for 0.27 ms of execution (BENCHMARKS.md, issue 15).
+ *
+ * The write path's statements are named too, wherever they were built: inserts, updates,
+ * deletes, `WITH` statements and locking reads (`… for update`, `for key share`). Each changes
+ * or locks rows found by key, so one plan serves every value, and naming them roughly halved
+ * PostgreSQL's CPU per create. Other reads built per call (a page of tasks, a search:
+ * task-query.ts) stay unnamed: their best plan depends on their values, so they are planned
+ * afresh each time. At most `MAX_STATEMENT_NAMES` texts are named, so a connection holds a
+ * bounded set of statements even if some caller's SQL varied without end.
  */
 import type { CompiledQuery, Compilable, DialectAdapter } from 'kysely';
 import type { Db } from './schema.js';
@@ -28,15 +34,30 @@ class Placeholder {
 
 export type PreparedQuery<P, R> = (db: Db, params: P) => Promise<R[]>;
 
-/** Server-side statement names by SQL text: one per statement compiled here. */
+/** Server-side statement names by SQL text. */
 const statementNames = new Map<string, string>();
 
-/** Reads: planning is what costs there; a write of a fixed shape plans in microseconds. */
-const isRead = (sql: string) => /^select\b/i.test(sql);
+/** Bounds what each PostgreSQL connection keeps prepared (a few hundred texts in practice). */
+export const MAX_STATEMENT_NAMES = 1_000;
 
-/** The name to prepare `sql` under on the server, if it is a statement compiled here. */
+function nameStatement(sql: string): string | undefined {
+  if (statementNames.size >= MAX_STATEMENT_NAMES) return undefined;
+  const name = `tasklane_${statementNames.size + 1}`;
+  statementNames.set(sql, name);
+  return name;
+}
+
+/** A statement of the write path: a change, or a read that locks what it finds. */
+const isWritePath = (sql: string) =>
+  /^\s*(insert|update|delete|with)\b/i.test(sql) ||
+  (/^\s*\(?select\b/i.test(sql) && /\bfor (update|no key update|share|key share)\b/i.test(sql));
+
+/**
+ * The name to prepare `sql` under on the server: a fixed-shape read compiled here, or a statement
+ * of the write path; undefined for a read to plan afresh each time.
+ */
 export function statementName(sql: string): string | undefined {
-  return statementNames.get(sql);
+  return statementNames.get(sql) ?? (isWritePath(sql) ? nameStatement(sql) : undefined);
 }
 
 export function prepared<P extends Record<string, unknown>, R>(
@@ -51,9 +72,7 @@ export function prepared<P extends Record<string, unknown>, R>(
     if (!query) {
       query = build(db, placeholders).compile();
       compiled.set(executor.adapter, query);
-      if (isRead(query.sql) && !statementNames.has(query.sql)) {
-        statementNames.set(query.sql, `tasklane_${statementNames.size + 1}`);
-      }
+      if (!statementNames.has(query.sql)) nameStatement(query.sql);
     }
     const parameters = query.parameters.map((value) => (value instanceof Placeholder ? params[value.name] : value));
     return (await db.executeQuery<R>({ ...query, parameters })).rows;
