@@ -57,11 +57,16 @@ function withoutVersion<T extends { version: number }>(value: T): Omit<T, 'versi
   return copy as Omit<T, 'version'>;
 }
 
+/** A response body: a value to JSON.stringify, or JSON text the storage functions wrote (a page of tasks). */
+class JsonText {
+  constructor(readonly text: string) {}
+}
+
 async function handle(req: http.IncomingMessage): Promise<[number, unknown]> {
   const url = new URL(req.url!, 'http://floor');
   const taskId = /^\/v1\/tasks\/(\d+)$/.exec(url.pathname)?.[1];
   if (req.method === 'GET' && url.pathname === '/v1/tasks') {
-    return [200, await listTasks(store, caller, filterOf(url.searchParams))];
+    return [200, new JsonText(await listTasks(store, caller, filterOf(url.searchParams)))];
   }
   if (req.method === 'POST' && url.pathname === '/v1/tasks') {
     return [201, withoutVersion(await createTask(store, caller, await readBody(req)))];
@@ -81,7 +86,7 @@ async function handle(req: http.IncomingMessage): Promise<[number, unknown]> {
 const server = http.createServer((req, res) => {
   handle(req).then(
     ([status, body]) => {
-      const text = JSON.stringify(body);
+      const text = body instanceof JsonText ? body.text : JSON.stringify(body);
       res.writeHead(status, {
         'content-type': 'application/json; charset=utf-8',
         'content-length': Buffer.byteLength(text),

@@ -20,6 +20,23 @@ export function isUuid(value: string): boolean {
  * whatever collation a PostgreSQL database was created with.
  */
 export function byNameThenId(a: { name: string; id: string }, b: { name: string; id: string }): number {
-  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return byCodePoint(a.name, b.name) || byCodePoint(a.id, b.id);
 }
+
+/**
+ * Compares strings by code point, as the databases do (SQLite's binary collation, PostgreSQL's
+ * "C"). JavaScript's `<` compares UTF-16 code units, which puts a character above U+FFFF (a
+ * surrogate pair, 0xD800–0xDFFF) before one in U+E000–U+FFFF; this moves surrogates above them.
+ */
+export function byCodePoint(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+const codePointRank = (unit: number): number =>
+  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit;

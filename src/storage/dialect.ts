@@ -6,6 +6,7 @@ import {
   PostgresAdapter,
   sql,
   type ColumnDefinitionBuilder,
+  type Expression,
   type CreateTableBuilder,
   type Kysely,
   type RawBuilder,
@@ -250,6 +251,35 @@ export function jsonRow<O>(db: Kysely<any>, row: SelectQueryBuilder<any, any, O>
   return (isPostgres(db) ? postgresJson.jsonObjectFrom(row) : sqliteJson.jsonObjectFrom(row)) as RawBuilder<
     O | string | null
   >;
+}
+
+/**
+ * A JSON object built by the database from named values (PostgreSQL json_build_object, SQLite
+ * json_object), keys in the order given. Values may themselves be JSON (`jsonObject`,
+ * `jsonRows`, `jsonBoolean`): they nest as JSON, not as text.
+ */
+export function jsonObject(db: Kysely<any>, fields: Record<string, Expression<unknown>>): RawBuilder<unknown> {
+  return isPostgres(db) ? postgresJson.jsonBuildObject(fields) : sqliteJson.jsonBuildObject(fields);
+}
+
+/** A 0/1 column as a JSON `true`/`false` inside `jsonObject`. */
+export function jsonBoolean(db: Kysely<any>, column: string): RawBuilder<unknown> {
+  return isPostgres(db)
+    ? sql`(${sql.ref(column)} = 1)`
+    : sql`json(case when ${sql.ref(column)} then 'true' else 'false' end)`;
+}
+
+/** JSON built by the database, as its text: what the pg driver would otherwise parse into objects. */
+export function jsonText(db: Kysely<any>, json: Expression<unknown>): RawBuilder<string> {
+  return isPostgres(db) ? sql<string>`(${json})::text` : sql<string>`${json}`;
+}
+
+/**
+ * A text column to order by code point, as `byNameThenId` (ids.ts) does: SQLite's default
+ * (binary) collation does; PostgreSQL needs "C", whatever its database's collation is.
+ */
+export function codePointOrder(db: Kysely<any>, column: string): RawBuilder<unknown> {
+  return isPostgres(db) ? sql`${sql.ref(column)} collate "C"` : sql`${sql.ref(column)}`;
 }
 
 /** A `jsonRows`/`jsonRow` column as a value: the pg driver parses JSON itself, SQLite returns text. */

@@ -1,16 +1,19 @@
 /**
  * The planner of GET /v1/tasks: where the walk through the team's tasks starts, and the filters
- * on it. A page of tasks costs a constant number of queries: one for the rows, one for their
- * assignees, one for their lists.
+ * on it. A page of tasks is one statement, and the database writes its JSON: each row is the
+ * task's summary as the API shows it (contract TaskSummary), assignees and visible lists nested,
+ * so the server only joins the rows' text. Per row, that was what cost: making each column a
+ * JavaScript value, then objects, then JSON again took more CPU than SQLite's index reads
+ * (BENCHMARKS.md, issue 15).
  */
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Caller } from '../caller.js';
 import type { Priority } from '../contract/enums.js';
-import type { Person } from '../contract/index.js';
+import { jsonBoolean, jsonObject, jsonRows, jsonText } from '../storage/dialect.js';
 import type { Db, Tables } from '../storage/schema.js';
 import { titleSearchWalk } from '../storage/title-search.js';
 import { canAccess, mayAccessAllOf } from './access.js';
-import { assigneesOf, visibleListsOf, type ListRef } from './task-links.repository.js';
+import { assigneesOfRow, visibleListsOfRow } from './task-links.repository.js';
 
 export interface TaskFilter {
   taskListIds?: number[];
@@ -34,6 +37,32 @@ function likePattern(query: string): string {
 }
 
 type TaskQuery = SelectQueryBuilder<Tables & { t: Tables['tasks'] }, 't', object>;
+type SummaryScope = ExpressionBuilder<Tables & { t: Tables['tasks']; s: Tables['task_statuses'] }, 't' | 's'>;
+
+/**
+ * Task `t` (status `s`) as the API's TaskSummary, in JSON text: its keys in the contract's order,
+ * assignees by name then id, and only the lists `userId` is a member of, by id (the same parts,
+ * by the same rules, as a task's detail).
+ */
+function summaryJson(db: Db, eb: SummaryScope, userId: string) {
+  return jsonText(
+    db,
+    jsonObject(db, {
+      id: eb.ref('t.id'),
+      title: eb.ref('t.title'),
+      number: eb.ref('t.number'),
+      priority: eb.ref('t.priority'),
+      dueDate: eb.ref('t.due_date'),
+      parentId: eb.ref('t.parent_id'),
+      createdAt: eb.ref('t.created_at'),
+      updatedAt: eb.ref('t.updated_at'),
+      isCompleted: jsonBoolean(db, 's.is_completed'),
+      status: jsonObject(db, { id: eb.ref('s.id'), name: eb.ref('s.name') }),
+      assignees: jsonRows(db, assigneesOfRow(db)),
+      taskLists: jsonRows(db, visibleListsOfRow(db, userId)),
+    }),
+  );
+}
 
 /**
  * Where the walk through the team's tasks starts. A single named list or assignee drives it
@@ -78,19 +107,7 @@ async function findSummaryRows(db: Db, caller: Caller, filter: TaskFilter) {
   const start = walk(db, filter);
   let query = start.query
     .innerJoin('task_statuses as s', 's.id', 't.status_id')
-    .select([
-      't.id',
-      't.title',
-      't.number',
-      't.priority',
-      't.due_date',
-      't.parent_id',
-      't.created_at',
-      't.updated_at',
-      's.id as status_id',
-      's.name as status_name',
-      's.is_completed',
-    ])
+    .select((eb) => ['t.id', summaryJson(db, eb, caller.userId).as('summary')])
     .where('t.team_id', '=', caller.teamId)
     // Checked per row with index probes, while the walk goes newest first and stops at the limit;
     // walking a list the caller is a member of, once for all of its rows.
@@ -134,18 +151,13 @@ async function findSummaryRows(db: Db, caller: Caller, filter: TaskFilter) {
   return query.orderBy(sql.ref(start.order), 'desc').limit(filter.limit).execute();
 }
 
-export type SummaryRow = Awaited<ReturnType<typeof findSummaryRows>>[number];
-
-/** A page of GET /v1/tasks as read: its rows, and each row's assignees and visible lists by task id. */
+/** A page of GET /v1/tasks: its tasks' ids, and the page as the API's JSON text (an array of TaskSummary). */
 export interface TaskPage {
-  rows: SummaryRow[];
-  assignees: Map<number, Person[]>;
-  taskLists: Map<number, ListRef[]>;
+  rows: { id: number }[];
+  json: string;
 }
 
 export async function findPage(db: Db, caller: Caller, filter: TaskFilter): Promise<TaskPage> {
   const rows = await findSummaryRows(db, caller, filter);
-  const taskIds = rows.map((r) => r.id);
-  const [assignees, taskLists] = await Promise.all([assigneesOf(db, taskIds), visibleListsOf(db, caller, taskIds)]);
-  return { rows, assignees, taskLists };
+  return { rows, json: `[${rows.map((row) => row.summary).join(',')}]` };
 }

@@ -1,33 +1,15 @@
 /**
  * The API's task shapes (src/contract/tasks.ts), built from the rows the repositories return.
- * The one place outside the repositories that reads task columns: rows come here as read, not
- * copied on the way, so a page of 1,000 tasks is built once.
+ * The one place outside the repositories that reads task columns. A page of tasks is the
+ * exception: the database writes its JSON (task-query.ts).
  */
-import type { Person, TaskDeleted, TaskDetail, TaskSummary, TaskUpdateResult } from '../contract/index.js';
+import type { Person, TaskDeleted, TaskDetail, TaskUpdateResult } from '../contract/index.js';
 import { byNameThenId } from '../ids.js';
 import type { TaskRow } from '../storage/schema.js';
-import type { TaskPage } from './task-query.js';
 import type { DetailParts, DetailRow, ParentRow } from './tasks.repository.js';
 
 /** An answer with the task's version: the basis of its ETag, which response schemas leave out. */
 export type Versioned<T> = T & { version: number };
-
-export function presentSummaries({ rows, assignees, taskLists }: TaskPage): TaskSummary[] {
-  return rows.map((r) => ({
-    id: r.id,
-    title: r.title,
-    number: r.number,
-    priority: r.priority,
-    dueDate: r.due_date,
-    parentId: r.parent_id,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    isCompleted: Boolean(r.is_completed),
-    status: { id: r.status_id, name: r.status_name },
-    assignees: assignees.get(r.id) ?? [],
-    taskLists: taskLists.get(r.id) ?? [],
-  }));
-}
 
 /** A task's detail from its row and the parts read (or, for a new task, already known) beside it. */
 function toDetail(

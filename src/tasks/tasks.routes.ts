@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { etagOf } from '../http/etag.js';
+import { sendJsonText } from '../http/json-text.js';
 import type { App, AppDeps } from '../http/app-types.js';
 import { errorResponses, fixedTextErrorResponses } from '../contract/common.js';
 import { toId } from '../ids.js';
@@ -54,7 +55,8 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
         response: { 200: Type.Array(TaskSummary), ...errorResponses(400) },
       },
     },
-    async (request) => service.listTasks(request.store, request.caller, toFilter(request.query)),
+    async (request, reply) =>
+      sendJsonText(reply, await service.listTasks(request.store, request.caller, toFilter(request.query))),
   );
 
   app.post(

@@ -15,7 +15,6 @@ import type {
   Person,
   TaskDeleted,
   TaskDetail,
-  TaskSummary,
   TaskUpdateResult,
   UpdateTaskBody,
 } from '../contract/index.js';
@@ -37,7 +36,6 @@ import {
   presentDeleted,
   presentDetail,
   presentNewTask,
-  presentSummaries,
   presentUpdateResult,
   type Versioned,
 } from './tasks.presenter.js';
@@ -71,8 +69,9 @@ async function accessibleTask<T extends { accessible: boolean }>(
 const loadTaskForChange = (trx: Db, caller: Caller, rawTaskId: string, lock: 'change' | 'delete') =>
   accessibleTask(rawTaskId, (taskId) => tasks.findTaskLocked(trx, caller, taskId, lock));
 
-export async function listTasks(store: Store, caller: Caller, filter: TaskFilter): Promise<TaskSummary[]> {
-  return presentSummaries(await findPage(store.db, caller, filter));
+/** The page as the API's JSON text: an array of TaskSummary, written by the database (task-query.ts). */
+export async function listTasks(store: Store, caller: Caller, filter: TaskFilter): Promise<string> {
+  return (await findPage(store.db, caller, filter)).json;
 }
 
 /** One statement reads the task, whether the caller may access it, and its parts (`findDetail`). */
