@@ -66,7 +66,8 @@ async function handle(req: http.IncomingMessage): Promise<[number, unknown]> {
   const url = new URL(req.url!, 'http://floor');
   const taskId = /^\/v1\/tasks\/(\d+)$/.exec(url.pathname)?.[1];
   if (req.method === 'GET' && url.pathname === '/v1/tasks') {
-    return [200, new JsonText(await listTasks(store, caller, filterOf(url.searchParams)))];
+    const page = await listTasks(store, caller, filterOf(url.searchParams));
+    return [200, typeof page === 'string' ? new JsonText(page) : page];
   }
   if (req.method === 'POST' && url.pathname === '/v1/tasks') {
     return [201, withoutVersion(await createTask(store, caller, await readBody(req)))];

@@ -1,10 +1,12 @@
 /**
- * Answers whose JSON the database wrote (a page of tasks: tasks/task-query.ts). Fastify sends a
- * string with a JSON content type as it is, past the route's response serializer; the route's
- * response schema still documents the shape, and the tests check each answer against it.
+ * Answers whose JSON the database may have written (a page of tasks on SQLite:
+ * tasks/task-query.ts). Fastify sends a string with a JSON content type as it is, past the
+ * route's response serializer, and serializes anything else with it as usual. The route's
+ * response schema still documents the shape, and test/tasks/summaries.test.ts holds the text
+ * to it.
  */
 import type { FastifyReply } from 'fastify';
 
-export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(json);
+export function sendJson(reply: FastifyReply, body: string | object): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(body);
 }

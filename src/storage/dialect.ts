@@ -297,6 +297,12 @@ export function fromJson<T>(value: T | string): T {
 export const chainsWrites = (db: Kysely<any>): boolean => isPostgres(db);
 
 /**
+ * Whether the database runs in the server's process (SQLite), so that JSON it writes costs
+ * the server less than JavaScript building it; PostgreSQL's CPU is shared by every server.
+ */
+export const writesJsonInProcess = (db: Kysely<any>): boolean => !isPostgres(db);
+
+/**
  * A task number no other open transaction can be using: a new task holds it until the team's
  * task counter gives it its real number, in the last statement before commit (tasks.service.ts,
  * `createTask`), so the team row is locked only then. PostgreSQL: minus the backend's process id,

@@ -5,7 +5,8 @@
 import { sql } from 'kysely';
 import type { Caller } from '../caller.js';
 import type { Priority } from '../contract/enums.js';
-import type { TaskSummary } from '../contract/index.js';
+import type { Person, TaskSummary } from '../contract/index.js';
+import { byNameThenId } from '../ids.js';
 import { codePointOrder, inList, listParam, listValues, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db } from '../storage/schema.js';
@@ -13,7 +14,23 @@ import type { Db } from '../storage/schema.js';
 /** A list as a task shows it: id and name. */
 export type ListRef = TaskSummary['taskLists'][number];
 
+function groupBy<T extends { task_id: number }, V>(rows: T[], toValue: (row: T) => V): Map<number, V[]> {
+  const groups = new Map<number, V[]>();
+  for (const row of rows) {
+    const group = groups.get(row.task_id);
+    if (group) group.push(toValue(row));
+    else groups.set(row.task_id, [toValue(row)]);
+  }
+  return groups;
+}
+
 const assignees = (db: Db) => db.selectFrom('task_assignees as a').innerJoin('users as u', 'u.id', 'a.user_id');
+
+const assigneesOfMany = prepared((db, p: { taskIds: ListParam }) =>
+  assignees(db)
+    .select(['a.task_id', 'u.id', 'u.name', 'u.email'])
+    .where(inList(db, 'a.task_id', p.taskIds)),
+);
 
 /** One task's assignees (unordered), for a query that nests them (tasks.repository.ts, the detail). */
 export const assigneesOfTask = (db: Db, taskId: number) =>
@@ -26,6 +43,15 @@ export const assigneesOfRow = (db: Db) =>
     .where('a.task_id', '=', sql.ref<number>('t.id'))
     .orderBy(codePointOrder(db, 'u.name'))
     .orderBy(codePointOrder(db, 'u.id'));
+
+/** Assignees of each task, by name. */
+export async function assigneesOf(db: Db, taskIds: number[]): Promise<Map<number, Person[]>> {
+  if (taskIds.length === 0) return new Map();
+  const rows = await assigneesOfMany(db, { taskIds: listParam(db, taskIds) });
+  const groups = groupBy(rows, (r) => ({ id: r.id, name: r.name, email: r.email }));
+  for (const people of groups.values()) people.sort(byNameThenId);
+  return groups;
+}
 
 /**
  * From the tasks' list items (by task id), checking membership per row: never from the
@@ -45,9 +71,23 @@ const visibleLists = (db: Db, userId: string) =>
       ),
     );
 
+const visibleListsOfMany = prepared((db, p: { taskIds: ListParam; userId: string }) =>
+  visibleLists(db, p.userId)
+    .select(['i.task_id', 'l.id', 'l.name'])
+    .where(inList(db, 'i.task_id', p.taskIds))
+    .orderBy('l.id'),
+);
+
 /** One task's lists that the user is a member of (unordered), for a query that nests them (the detail). */
 export const visibleListsOfTask = (db: Db, taskId: number, userId: string) =>
   visibleLists(db, userId).select(['l.id', 'l.name']).where('i.task_id', '=', taskId);
+
+/** Lists each task is attached to, limited to lists the caller is a member of. */
+export async function visibleListsOf(db: Db, caller: Caller, taskIds: number[]): Promise<Map<number, ListRef[]>> {
+  if (taskIds.length === 0) return new Map();
+  const rows = await visibleListsOfMany(db, { taskIds: listParam(db, taskIds), userId: caller.userId });
+  return groupBy(rows, (r) => ({ id: r.id, name: r.name }));
+}
 
 /** The lists of the outer query's task `t` that the user is a member of, by id: a page's rows nest them. */
 export const visibleListsOfRow = (db: Db, userId: string) =>

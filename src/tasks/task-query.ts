@@ -9,11 +9,13 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Caller } from '../caller.js';
 import type { Priority } from '../contract/enums.js';
-import { jsonBoolean, jsonObject, jsonRows, jsonText } from '../storage/dialect.js';
+import type { TaskSummary } from '../contract/index.js';
+import { jsonBoolean, jsonObject, jsonRows, jsonText, writesJsonInProcess } from '../storage/dialect.js';
 import type { Db, Tables } from '../storage/schema.js';
 import { titleSearchWalk } from '../storage/title-search.js';
 import { canAccess, mayAccessAllOf } from './access.js';
-import { assigneesOfRow, visibleListsOfRow } from './task-links.repository.js';
+import { assigneesOf, assigneesOfRow, visibleListsOf, visibleListsOfRow } from './task-links.repository.js';
+import { presentSummaries, type SummaryRows } from './tasks.presenter.js';
 
 export interface TaskFilter {
   taskListIds?: number[];
@@ -40,7 +42,7 @@ type TaskQuery = SelectQueryBuilder<Tables & { t: Tables['tasks'] }, 't', object
 type SummaryScope = ExpressionBuilder<Tables & { t: Tables['tasks']; s: Tables['task_statuses'] }, 't' | 's'>;
 
 /**
- * Task `t` (status `s`) as the API's TaskSummary, in JSON text: its keys in the contract's order,
+ * Task `t` (status `s`) as the API's TaskSummary, in JSON text: its keys in the schema's order,
  * assignees by name then id, and only the lists `userId` is a member of, by id (the same parts,
  * by the same rules, as a task's detail).
  */
@@ -57,9 +59,9 @@ function summaryJson(db: Db, eb: SummaryScope, userId: string) {
       createdAt: eb.ref('t.created_at'),
       updatedAt: eb.ref('t.updated_at'),
       isCompleted: jsonBoolean(db, 's.is_completed'),
-      status: jsonObject(db, { id: eb.ref('s.id'), name: eb.ref('s.name') }),
       assignees: jsonRows(db, assigneesOfRow(db)),
       taskLists: jsonRows(db, visibleListsOfRow(db, userId)),
+      status: jsonObject(db, { id: eb.ref('s.id'), name: eb.ref('s.name') }),
     }),
   );
 }
@@ -102,12 +104,11 @@ function walk(db: Db, filter: TaskFilter): { query: TaskQuery; order: string; li
   return { query: db.selectFrom('tasks as t'), order: 't.id' };
 }
 
-/** The caller's accessible tasks matching every filter, newest first (by id, descending). */
-async function findSummaryRows(db: Db, caller: Caller, filter: TaskFilter) {
+/** The caller's accessible tasks matching every filter, newest first (by id, descending): `t`, and its status `s`. */
+function matchingTasks(db: Db, caller: Caller, filter: TaskFilter) {
   const start = walk(db, filter);
   let query = start.query
     .innerJoin('task_statuses as s', 's.id', 't.status_id')
-    .select((eb) => ['t.id', summaryJson(db, eb, caller.userId).as('summary')])
     .where('t.team_id', '=', caller.teamId)
     // Checked per row with index probes, while the walk goes newest first and stops at the limit;
     // walking a list the caller is a member of, once for all of its rows.
@@ -148,16 +149,53 @@ async function findSummaryRows(db: Db, caller: Caller, filter: TaskFilter) {
     query = query.where(sql<boolean>`t.title_search like ${likePattern(filter.query)} escape '\\'`);
   }
 
-  return query.orderBy(sql.ref(start.order), 'desc').limit(filter.limit).execute();
+  return query.orderBy(sql.ref(start.order), 'desc').limit(filter.limit);
 }
 
-/** A page of GET /v1/tasks: its tasks' ids, and the page as the API's JSON text (an array of TaskSummary). */
+/**
+ * A page of GET /v1/tasks: its tasks' ids, and its body: the page as JSON text where the
+ * database wrote it (`summaryJson`), otherwise the summaries to serialize.
+ */
 export interface TaskPage {
   rows: { id: number }[];
-  json: string;
+  body: string | TaskSummary[];
 }
 
+/**
+ * Where the database writes JSON in the server's process (SQLite), it writes the page: per row,
+ * that costs less than making each column a JavaScript value, then an object, then JSON again.
+ * PostgreSQL reads the rows, and each part for the whole page at once (`findSummaryRows`): it
+ * is shared by every server process, and per-row subqueries there cost it more than they save
+ * the server (BENCHMARKS.md, issue 15).
+ */
 export async function findPage(db: Db, caller: Caller, filter: TaskFilter): Promise<TaskPage> {
-  const rows = await findSummaryRows(db, caller, filter);
-  return { rows, json: `[${rows.map((row) => row.summary).join(',')}]` };
+  if (!writesJsonInProcess(db)) {
+    const page = await findSummaryRows(db, caller, filter);
+    return { rows: page.rows, body: presentSummaries(page) };
+  }
+  const rows = await matchingTasks(db, caller, filter)
+    .select((eb) => ['t.id', summaryJson(db, eb, caller.userId).as('summary')])
+    .execute();
+  return { rows, body: `[${rows.map((row) => row.summary).join(',')}]` };
+}
+
+async function findSummaryRows(db: Db, caller: Caller, filter: TaskFilter): Promise<SummaryRows> {
+  const rows = await matchingTasks(db, caller, filter)
+    .select([
+      't.id',
+      't.title',
+      't.number',
+      't.priority',
+      't.due_date',
+      't.parent_id',
+      't.created_at',
+      't.updated_at',
+      's.id as status_id',
+      's.name as status_name',
+      's.is_completed',
+    ])
+    .execute();
+  const taskIds = rows.map((r) => r.id);
+  const [assignees, taskLists] = await Promise.all([assigneesOf(db, taskIds), visibleListsOf(db, caller, taskIds)]);
+  return { rows, assignees, taskLists };
 }

@@ -1,12 +1,50 @@
 /**
  * The API's task shapes (src/contract/tasks.ts), built from the rows the repositories return.
- * The one place outside the repositories that reads task columns. A page of tasks is the
- * exception: the database writes its JSON (task-query.ts).
+ * The one place outside the repositories that reads task columns; on SQLite, the database
+ * writes a page of tasks' JSON itself (task-query.ts, `summaryJson`).
  */
-import type { Person, TaskDeleted, TaskDetail, TaskUpdateResult } from '../contract/index.js';
+import type { Priority } from '../contract/enums.js';
+import type { Person, TaskDeleted, TaskDetail, TaskSummary, TaskUpdateResult } from '../contract/index.js';
 import { byNameThenId } from '../ids.js';
 import type { TaskRow } from '../storage/schema.js';
+import type { ListRef } from './task-links.repository.js';
 import type { DetailParts, DetailRow, ParentRow } from './tasks.repository.js';
+
+/** A page of tasks as PostgreSQL reads it (task-query.ts): its rows, and their parts by task id. */
+export interface SummaryRows {
+  rows: {
+    id: number;
+    title: string;
+    number: number;
+    priority: Priority | null;
+    due_date: string | null;
+    parent_id: number | null;
+    created_at: string;
+    updated_at: string;
+    status_id: number;
+    status_name: string;
+    is_completed: number;
+  }[];
+  assignees: Map<number, Person[]>;
+  taskLists: Map<number, ListRef[]>;
+}
+
+export function presentSummaries({ rows, assignees, taskLists }: SummaryRows): TaskSummary[] {
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    number: r.number,
+    priority: r.priority,
+    dueDate: r.due_date,
+    parentId: r.parent_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    isCompleted: Boolean(r.is_completed),
+    status: { id: r.status_id, name: r.status_name },
+    assignees: assignees.get(r.id) ?? [],
+    taskLists: taskLists.get(r.id) ?? [],
+  }));
+}
 
 /** An answer with the task's version: the basis of its ETag, which response schemas leave out. */
 export type Versioned<T> = T & { version: number };

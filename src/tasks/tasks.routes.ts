@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { etagOf } from '../http/etag.js';
-import { sendJsonText } from '../http/json-text.js';
+import { sendJson } from '../http/json-text.js';
 import type { App, AppDeps } from '../http/app-types.js';
 import { errorResponses, fixedTextErrorResponses } from '../contract/common.js';
 import { toId } from '../ids.js';
@@ -56,7 +56,7 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
       },
     },
     async (request, reply) =>
-      sendJsonText(reply, await service.listTasks(request.store, request.caller, toFilter(request.query))),
+      sendJson(reply, await service.listTasks(request.store, request.caller, toFilter(request.query))),
   );
 
   app.post(

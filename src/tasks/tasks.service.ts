@@ -15,6 +15,7 @@ import type {
   Person,
   TaskDeleted,
   TaskDetail,
+  TaskSummary,
   TaskUpdateResult,
   UpdateTaskBody,
 } from '../contract/index.js';
@@ -69,9 +70,9 @@ async function accessibleTask<T extends { accessible: boolean }>(
 const loadTaskForChange = (trx: Db, caller: Caller, rawTaskId: string, lock: 'change' | 'delete') =>
   accessibleTask(rawTaskId, (taskId) => tasks.findTaskLocked(trx, caller, taskId, lock));
 
-/** The page as the API's JSON text: an array of TaskSummary, written by the database (task-query.ts). */
-export async function listTasks(store: Store, caller: Caller, filter: TaskFilter): Promise<string> {
-  return (await findPage(store.db, caller, filter)).json;
+/** The page: TaskSummary[], or the same as JSON text where the database wrote it (task-query.ts). */
+export async function listTasks(store: Store, caller: Caller, filter: TaskFilter): Promise<string | TaskSummary[]> {
+  return (await findPage(store.db, caller, filter)).body;
 }
 
 /** One statement reads the task, whether the caller may access it, and its parts (`findDetail`). */
