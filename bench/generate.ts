@@ -206,7 +206,8 @@ export async function generateDataset(
 ): Promise<Dataset> {
   const started = performance.now();
   const random = seededRng(seed);
-  const store = openStore(databaseUrl, { poolSize: 2 });
+  // Bulk inserts of a 1M-task team may outlast the server's statement timeout on a busy machine.
+  const store = openStore(databaseUrl, { poolSize: 2, statementTimeoutMs: 600_000 });
   try {
     await migrateToLatest(store);
     const teamA = await makeTeam(store, 'Bench team A', 1, random);
