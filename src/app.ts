@@ -36,6 +36,9 @@ import { statusesRoutes } from './statuses/statuses.routes.js';
 import { teamRoutes } from './team/team.routes.js';
 import { isDatabaseUnavailable } from './storage/errors.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
+import { queuedDeliveries } from './webhooks/wakeups.js';
+import { webhooksRoutes } from './webhooks/webhooks.routes.js';
+import { DeliveryWorker } from './webhooks/worker.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,7 +51,8 @@ export const API_VERSION = '1.0.0';
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, store } = deps;
-  const hub = new EventHub(store, committedChanges, createEventBus(store, config.databaseUrl), {
+  const bus = createEventBus(store, config.databaseUrl);
+  const hub = new EventHub(store, committedChanges, bus, {
     ...DEFAULT_HUB_OPTIONS,
     heartbeatMs: config.eventsHeartbeatSeconds * 1000,
     maxBufferBytes: config.eventsMaxBufferBytes,
@@ -58,7 +62,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     perProcess: config.eventsMaxStreams,
   });
   /** Every /v1 route module, in one list: grep here to find an endpoint. */
-  const v1Routes = [teamRoutes, listsRoutes, statusesRoutes, tasksRoutes, keysRoutes, eventsRoutes(hub, streamLimits)];
+  const v1Routes = [
+    teamRoutes,
+    listsRoutes,
+    statusesRoutes,
+    tasksRoutes,
+    keysRoutes,
+    eventsRoutes(hub, streamLimits),
+    webhooksRoutes,
+  ];
 
   const app = Fastify({
     logger: { level: config.logLevel, redact: LOG_REDACTION },
@@ -150,6 +162,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const scheduler = new Scheduler(housekeepingJobs(store, rateLimiter.counters), app.log);
   app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', () => scheduler.close());
+  // Webhook deliveries: woken by every process's changes (the bus) and this one's tests and retries.
+  const webhookWorker = new DeliveryWorker(store, config.webhooks, app.log, bus);
+  const stopWaking = queuedDeliveries.subscribe(() => webhookWorker.wake());
+  app.addHook('onReady', async () => webhookWorker.start());
+  app.addHook('onClose', async () => {
+    stopWaking();
+    await webhookWorker.close();
+  });
   // Every POST under /v1 honours Idempotency-Key; such a request's `request.store` is its transaction.
   registerIdempotency(app, store);
   await app.register(async (authenticated) => {

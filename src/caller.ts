@@ -6,9 +6,12 @@ export interface Caller {
   readonly teamId: string;
   /** The user's role in the team, or null when they have left it since the key was made. */
   readonly role: Role | null;
-  /** What authenticated the request; event streams re-check it while they stay open. */
+  /**
+   * What authenticated the request; event streams re-check it while they stay open. `webhook`:
+   * no request, a webhook reading as its owner to build a delivery (webhooks/payload.ts).
+   */
   readonly credential: {
-    readonly kind: 'key' | 'session';
+    readonly kind: 'key' | 'session' | 'webhook';
     readonly id: string;
     /** For sessions: the token every change must echo in `x-csrf-token`. */
     readonly csrfToken?: string;

@@ -42,6 +42,30 @@ export interface Config {
   /** Longest a shutdown waits for requests in flight before it closes their connections and exits. */
   readonly shutdownTimeoutMs: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Outgoing webhooks (WEBHOOK_*). */
+  readonly webhooks: WebhookConfig;
+}
+
+/** How this process sends webhooks; every duration in milliseconds. */
+export interface WebhookConfig {
+  /** Whether this process sends deliveries (`WEBHOOK_DELIVERY=off`: other processes do). */
+  readonly deliver: boolean;
+  /** The 32-byte key that seals webhook secrets at rest; null: webhooks cannot be created. */
+  readonly secretKey: Buffer | null;
+  /** Hosts (as written in URLs, lower case) that may use http and resolve to private addresses. */
+  readonly allowHosts: readonly string[];
+  readonly timeoutMs: number;
+  /** The first retry's delay; each next one doubles, up to `retryMaxDelayMs`, with jitter. */
+  readonly retryFirstDelayMs: number;
+  readonly retryMaxDelayMs: number;
+  /** How long after its first attempt a delivery is still retried. */
+  readonly retryForMs: number;
+  /** An endpoint failing without a success for this long is disabled. */
+  readonly disableAfterMs: number;
+  /** Attempts in flight at once to one endpoint, across processes. */
+  readonly maxInFlightPerEndpoint: number;
+  /** Attempts in flight at once in this process, all endpoints together. */
+  readonly concurrency: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/tasklane.db';
@@ -66,6 +90,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return fallback;
     }
     return Number(raw);
+  }
+
+  function onOff(name: string, fallback: boolean): boolean {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw !== 'on' && raw !== 'off') problems.push(`${name} must be on or off (got "${raw}")`);
+    return raw === 'on';
   }
 
   const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
@@ -98,10 +129,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 8_000, 100, 600_000),
     logLevel,
+    webhooks: Object.freeze({
+      deliver: onOff('WEBHOOK_DELIVERY', true),
+      secretKey: parseSecretKey(env.WEBHOOK_SECRET_KEY, problems),
+      allowHosts: parseAllowHosts(env.WEBHOOK_ALLOW_HOSTS),
+      timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      retryFirstDelayMs: integer('WEBHOOK_RETRY_FIRST_DELAY_MS', 30_000, 1, DAY),
+      retryMaxDelayMs: integer('WEBHOOK_RETRY_MAX_DELAY_MS', 12 * HOUR, 1, 7 * DAY),
+      retryForMs: integer('WEBHOOK_RETRY_FOR_MS', 3 * DAY, 0, 30 * DAY),
+      disableAfterMs: integer('WEBHOOK_DISABLE_AFTER_MS', 5 * DAY, 1, 60 * DAY),
+      maxInFlightPerEndpoint: integer('WEBHOOK_MAX_IN_FLIGHT', 1, 1, 100),
+      concurrency: integer('WEBHOOK_CONCURRENCY', 64, 1, 10_000),
+    }),
   };
   checkTimeouts(config, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+/** `WEBHOOK_SECRET_KEY`: 32 random bytes in base64 (`openssl rand -base64 32`). */
+function parseSecretKey(raw: string | undefined, problems: string[]): Buffer | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const key = Buffer.from(raw.trim(), 'base64');
+  if (key.length !== 32 || !/^[A-Za-z0-9+/]+={0,2}$/.test(raw.trim())) {
+    problems.push('WEBHOOK_SECRET_KEY must be 32 bytes in base64, as `openssl rand -base64 32` prints');
+    return null;
+  }
+  return key;
+}
+
+/** `WEBHOOK_ALLOW_HOSTS`: comma-separated host names or IP addresses (IPv6 with or without brackets). */
+function parseAllowHosts(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+    .filter(Boolean);
 }
 
 /** proxy-addr's names for whole address ranges, accepted beside addresses and CIDRs. */

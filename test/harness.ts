@@ -64,6 +64,17 @@ export async function createPostgresDatabase(serverUrl: string, name: string): P
 }
 
 /**
+ * Webhooks in test servers: a fixed sealing key, loopback receivers allowed, and no delivery
+ * unless a suite turns it on (WEBHOOK_DELIVERY=on, test/webhooks/support.ts): a worker writing
+ * in the background would make "a refused request changed nothing" checks flaky.
+ */
+export const TEST_WEBHOOK_ENV = {
+  WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+  WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+  WEBHOOK_DELIVERY: 'off',
+} as const;
+
+/**
  * Starts tasklane on port 0 with a temporary database; `env` overrides the environment.
  * With `env.DATABASE_URL` it uses that database instead, and leaves it in place on close.
  */
@@ -75,6 +86,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     HOST: '127.0.0.1',
     RATE_LIMIT_PER_MINUTE: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error', // a 5xx prints its cause
+    ...TEST_WEBHOOK_ENV,
     ...env,
   });
   const server = await startServer(config);

@@ -9,6 +9,7 @@ import { afterCommit } from '../storage/database.js';
 import { chainsWrites, listParam, listValues, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, Tables } from '../storage/schema.js';
+import { deliveriesForEvent, insertDeliveriesForEvent } from '../webhooks/outbox-deliveries.js';
 import { committedChanges } from './publisher.js';
 
 export type EventType = ChangeEventType;
@@ -16,8 +17,8 @@ export type EventType = ChangeEventType;
 export interface NewEvent {
   teamId: string;
   type: EventType;
-  /** Ids only: what every recipient may read anyway. */
-  data: { listId: number } | { taskId: number };
+  /** Ids only: what every recipient may read anyway (a deleted task's number too: webhooks send it). */
+  data: { listId: number } | { taskId: number; number?: number };
   /** Users who may read the object (for a deletion: who could just before). */
   audience: Iterable<string>;
 }
@@ -119,6 +120,8 @@ const recordInOneStatement = prepared(
               .select(['event.id as event_id', 'v.value as user_id']),
           ),
       )
+      // Webhook deliveries, in the same statement (webhooks/outbox-deliveries.ts).
+      .with('deliveries', (cte) => deliveriesForEvent(db, cte, p, true))
       .selectFrom('team')
       .select(['team.task_counter', 'team.event_counter']),
 );
@@ -160,6 +163,7 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     if (numberedTaskId !== null) await numberTask(trx, { taskId: numberedTaskId, number: counters.task_counter });
     const [inserted] = await insertEvent(trx, { ...values, seq: counters.event_counter });
     await insertRecipients(trx, { eventId: inserted!.id, userIds: values.userIds });
+    await insertDeliveriesForEvent(trx, { ...values, eventId: inserted!.id });
   }
   afterCommit(trx, () => committedChanges.publish({ teamId: event.teamId }));
   return Number(counters.task_counter);

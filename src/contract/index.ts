@@ -13,3 +13,4 @@ export * from './sessions.js';
 export * from './statuses.js';
 export * from './tasks.js';
 export * from './team.js';
+export * from './webhooks.js';

@@ -9,10 +9,13 @@ import { IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
 import { pruneExpiredSessions } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
 import type { CounterStore } from '../storage/rate-limit-counters.js';
+import { pruneDeliveryLog } from '../webhooks/queue.repository.js';
 import type { Job } from './scheduler.js';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
+/** How long each webhook attempt (and a finished delivery) stays in the log. */
+export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * HOUR;
 
 /** The jobs for `store`, and for the rate-limit counters when rate limiting is on. */
 export function housekeepingJobs(store: Store, rateLimitCounters: CounterStore | null): Job[] {
@@ -25,6 +28,11 @@ export function housekeepingJobs(store: Store, rateLimitCounters: CounterStore |
       run: () => pruneExpired(store.db, new Date(Date.now() - IDEMPOTENCY_TTL_MS)),
     },
     { name: 'pruning expired sessions', everyMs: HOUR, run: () => pruneExpiredSessions(store.db) },
+    {
+      name: 'pruning the webhook delivery log',
+      everyMs: HOUR,
+      run: () => pruneDeliveryLog(store.db, WEBHOOK_LOG_RETENTION_MS),
+    },
   ];
   if (rateLimitCounters) {
     jobs.push({

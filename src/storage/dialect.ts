@@ -323,3 +323,14 @@ export function listValues(db: Kysely<any>, values: ListParam) {
     : sql<{ value: string }>`(select value from json_each(${values}))`;
   return rows.as('v');
 }
+
+/**
+ * `query` locking the rows it returns until the transaction ends and skipping rows another
+ * transaction holds (PostgreSQL `FOR NO KEY UPDATE SKIP LOCKED`): how several processes share
+ * a queue, each taking what no other is taking at that moment. NO KEY UPDATE, so inserts whose
+ * foreign keys point at a locked row (the outbox's webhook deliveries) never wait for it.
+ * SQLite: the query as is; `begin immediate` already runs one writer at a time.
+ */
+export function claimSkippingLocked<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
+  return (isPostgres(db) ? query.forNoKeyUpdate().skipLocked() : query) as Q;
+}

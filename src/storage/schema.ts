@@ -146,6 +146,66 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
+/** An outgoing webhook (migration 0013; see webhooks/). */
+export interface WebhooksTable {
+  id: string;
+  team_id: string;
+  owner_id: string;
+  url: string;
+  description: string;
+  /** 1: every event type; 0: only those in webhook_event_types. */
+  all_events: number;
+  enabled: number;
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  /** Sealed with the server's key (webhooks/secret-box.ts); never the secret in clear. */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookEventTypesTable {
+  webhook_id: string;
+  type: string;
+}
+
+/** One event (or test) to send to one webhook; the id orders an endpoint's queue. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: string;
+  /** The outbox event (events.id, not a foreign key: events are pruned sooner); null for a test. */
+  event_id: number | null;
+  type: string;
+  /** The event's data (ids), JSON. */
+  data: string;
+  occurred_at: string;
+  /** The body as sent, built at the first attempt; null before it. */
+  payload: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempt_count: Generated<number>;
+  first_attempt_at: string | null;
+  next_attempt_at: string;
+  /** The lease of the worker sending it now, if any. */
+  locked_until: string | null;
+  finished_at: string | null;
+  created_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempted_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  /** The first 4 KB of the response body. */
+  response_body: string | null;
+  error: string | null;
+  next_attempt_at: string | null;
+}
+
 export interface Tables {
   teams: TeamsTable;
   users: UsersTable;
@@ -161,6 +221,10 @@ export interface Tables {
   event_recipients: EventRecipientsTable;
   sessions: SessionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhooks: WebhooksTable;
+  webhook_event_types: WebhookEventTypesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 /** A connection or a transaction: repositories accept either. */

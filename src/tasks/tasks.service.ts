@@ -239,7 +239,7 @@ export async function deleteTask(
     await recordEvent(trx, {
       teamId: caller.teamId,
       type: 'task.deleted',
-      data: { taskId: task.id },
+      data: { taskId: task.id, number: task.number },
       audience: readers,
     });
     for (const subtaskId of subtaskIds) {

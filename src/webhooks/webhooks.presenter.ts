@@ -1,0 +1,42 @@
+/** Webhooks and their deliveries as the API shows them: never a secret, except once beside its webhook. */
+import type { Webhook, WebhookDelivery, WebhookWithSecret } from '../contract/webhooks.js';
+import type { DeliveryRecord } from './deliveries.repository.js';
+import { messageIdOf } from './signing.js';
+import type { WebhookRecord } from './webhooks.repository.js';
+
+export function presentWebhook(webhook: WebhookRecord): Webhook {
+  const { id, url, description, eventTypes, enabled, disabledReason, disabledAt, failingSince } = webhook;
+  return {
+    id,
+    url,
+    description,
+    eventTypes,
+    enabled,
+    disabledReason,
+    disabledAt,
+    failingSince,
+    previousSecretExpiresAt: webhook.previousSecretExpiresAt,
+    owner: webhook.owner,
+    createdAt: webhook.createdAt,
+    updatedAt: webhook.updatedAt,
+  };
+}
+
+export function presentWithSecret(webhook: WebhookRecord, secret: string): WebhookWithSecret {
+  return { ...presentWebhook(webhook), secret };
+}
+
+export function presentDelivery(delivery: DeliveryRecord): WebhookDelivery {
+  return {
+    id: delivery.id,
+    messageId: messageIdOf(delivery.id),
+    type: delivery.type,
+    status: delivery.status,
+    occurredAt: delivery.occurredAt,
+    attemptCount: delivery.attempts.length,
+    nextAttemptAt: delivery.status === 'pending' ? delivery.nextAttemptAt : null,
+    finishedAt: delivery.finishedAt,
+    payload: delivery.payload,
+    attempts: delivery.attempts,
+  };
+}

@@ -1,0 +1,243 @@
+/**
+ * Webhooks: a webhook belongs to the member who creates it, in their team, like an API key. Its
+ * owner manages it; the team's owners and admins see every webhook of the team and may disable
+ * any of them, nothing more (its deliveries carry what only its owner may read). Anyone else is
+ * told it does not exist, as for someone else's API key.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../caller.js';
+import type { WebhookConfig } from '../config.js';
+import type {
+  CreateWebhookBody,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookDelivery,
+  WebhookWithSecret,
+} from '../contract/webhooks.js';
+import { MAX_WEBHOOKS_PER_TEAM, WEBHOOK_TEST_EVENT } from '../contract/webhooks.js';
+import { conflict, forbidden, invalidInput, notFound } from '../http/errors.js';
+import { isUuid, toId } from '../ids.js';
+import { afterCommit, type Store } from '../storage/database.js';
+import { findUser } from '../team/users.repository.js';
+import * as deliveries from './deliveries.repository.js';
+import { DestinationError, parseWebhookUrl, resolveDestination } from './destination.js';
+import { seal } from './secret-box.js';
+import { newSecret } from './signing.js';
+import { presentDelivery, presentWebhook, presentWithSecret } from './webhooks.presenter.js';
+import * as webhooks from './webhooks.repository.js';
+import type { WebhookRecord } from './webhooks.repository.js';
+import { queuedDeliveries } from './wakeups.js';
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
+/** The longest a URL's host may take to resolve when it is checked at creation. */
+const RESOLVE_TIMEOUT_MS = 5_000;
+const DEFAULT_PAGE = 50;
+
+const OWNER_ONLY = "Only the webhook's owner can do this; the team's owners and admins may only list and disable it.";
+
+const managesTeam = (caller: Caller) => caller.role === 'owner' || caller.role === 'admin';
+
+/** The webhook, if the caller may see it: its owner, or an owner or admin of its team; else 404. */
+async function visibleWebhook(store: Store, caller: Caller, rawId: string): Promise<WebhookRecord> {
+  const webhook = isUuid(rawId) ? await webhooks.findWebhook(store.db, caller.teamId, rawId) : undefined;
+  if (!webhook || (webhook.owner.id !== caller.userId && !managesTeam(caller))) {
+    throw notFound(`Webhook ${rawId} not found.`);
+  }
+  return webhook;
+}
+
+/** The caller's own webhook (another's they may see is a 403). */
+async function ownWebhook(store: Store, caller: Caller, rawId: string): Promise<WebhookRecord> {
+  const webhook = await visibleWebhook(store, caller, rawId);
+  if (webhook.owner.id !== caller.userId) throw forbidden(OWNER_ONLY);
+  return webhook;
+}
+
+async function reload(store: Store, caller: Caller, id: string): Promise<WebhookRecord> {
+  return (await webhooks.findWebhook(store.db, caller.teamId, id))!;
+}
+
+/** The URL, checked as every attempt will check it (destination.ts); a 400 saying why not. */
+async function checkedUrl(raw: string, config: WebhookConfig): Promise<string> {
+  try {
+    const url = parseWebhookUrl(raw, config.allowHosts);
+    await resolveDestination(url, config.allowHosts, Math.min(config.timeoutMs, RESOLVE_TIMEOUT_MS));
+    return url.href;
+  } catch (error) {
+    if (error instanceof DestinationError) throw invalidInput(error.message);
+    throw error;
+  }
+}
+
+function secretKeyOf(config: WebhookConfig): Buffer {
+  if (!config.secretKey) {
+    throw conflict("Webhooks are off on this server: its operator has not set WEBHOOK_SECRET_KEY (see tasklane's README).");
+  }
+  return config.secretKey;
+}
+
+/** The webhooks the caller may see: their own, or for a team's owner or admin, all of the team's. */
+export async function listWebhooks(store: Store, caller: Caller): Promise<Webhook[]> {
+  const found = await webhooks.listWebhooks(store.db, caller.teamId, managesTeam(caller) ? undefined : caller.userId);
+  return found.map(presentWebhook);
+}
+
+export async function getWebhook(store: Store, caller: Caller, rawId: string): Promise<Webhook> {
+  return presentWebhook(await visibleWebhook(store, caller, rawId));
+}
+
+export async function createWebhook(
+  store: Store,
+  config: WebhookConfig,
+  caller: Caller,
+  body: CreateWebhookBody,
+): Promise<WebhookWithSecret> {
+  const key = secretKeyOf(config);
+  const url = await checkedUrl(body.url, config);
+  if ((await webhooks.countWebhooks(store.db, caller.teamId)) >= MAX_WEBHOOKS_PER_TEAM) {
+    throw conflict(`A team can have at most ${MAX_WEBHOOKS_PER_TEAM} webhooks; delete one first.`);
+  }
+  const id = randomUUID();
+  const secret = newSecret();
+  await store.transaction((trx) =>
+    webhooks.insertWebhook(trx, {
+      id,
+      teamId: caller.teamId,
+      ownerId: caller.userId,
+      url,
+      description: body.description ?? '',
+      eventTypes: body.eventTypes ?? null,
+      sealedSecret: seal(key, secret.bytes, id),
+      now: new Date().toISOString(),
+    }),
+  );
+  return presentWithSecret(await reload(store, caller, id), secret.shown);
+}
+
+/**
+ * Its owner changes anything; a team's owner or admin may only disable it. Enabling it again
+ * clears its failures and sends what waited at once.
+ */
+export async function updateWebhook(
+  store: Store,
+  config: WebhookConfig,
+  caller: Caller,
+  rawId: string,
+  body: UpdateWebhookBody,
+): Promise<Webhook> {
+  const webhook = await visibleWebhook(store, caller, rawId);
+  const given = Object.keys(body).filter((name) => body[name as keyof UpdateWebhookBody] !== undefined);
+  const onlyDisables = given.length === 1 && body.enabled === false;
+  if (webhook.owner.id !== caller.userId && !onlyDisables) throw forbidden(OWNER_ONLY);
+  if (given.length === 0) return presentWebhook(webhook);
+
+  const changes: webhooks.WebhookChanges = {
+    description: body.description,
+    eventTypes: body.eventTypes,
+    url: body.url === undefined ? undefined : await checkedUrl(body.url, config),
+  };
+  if (body.enabled === false && webhook.enabled) {
+    const who = await findUser(store.db, caller.userId);
+    changes.enabled = false;
+    changes.disabledReason = `Disabled by ${who?.name ?? 'a team member'}.`;
+  }
+  if (body.enabled === true && !webhook.enabled) changes.enabled = true;
+  const now = new Date().toISOString();
+  await store.transaction(async (trx) => {
+    await webhooks.updateWebhook(trx, webhook.id, changes, now);
+    if (changes.enabled === true) {
+      await deliveries.retryWaitingNow(trx, webhook.id, now);
+      afterCommit(trx, () => queuedDeliveries.publish({ teamId: caller.teamId }));
+    }
+  });
+  return presentWebhook(await reload(store, caller, webhook.id));
+}
+
+export async function deleteWebhook(store: Store, caller: Caller, rawId: string): Promise<void> {
+  const webhook = await ownWebhook(store, caller, rawId);
+  await webhooks.deleteWebhook(store.db, webhook.id);
+}
+
+/** A new secret, shown once; the old one keeps signing beside it for 24 hours. */
+export async function rotateSecret(
+  store: Store,
+  config: WebhookConfig,
+  caller: Caller,
+  rawId: string,
+): Promise<WebhookWithSecret> {
+  const key = secretKeyOf(config);
+  const webhook = await ownWebhook(store, caller, rawId);
+  const sealed = await webhooks.sealedSecretsOf(store.db, webhook.id);
+  const secret = newSecret();
+  const now = Date.now();
+  await webhooks.rotateSecret(
+    store.db,
+    webhook.id,
+    {
+      current: seal(key, secret.bytes, webhook.id),
+      previous: sealed!.current,
+      previousExpiresAt: new Date(now + PREVIOUS_SECRET_MS).toISOString(),
+    },
+    new Date(now).toISOString(),
+  );
+  return presentWithSecret(await reload(store, caller, webhook.id), secret.shown);
+}
+
+function requireEnabled(webhook: WebhookRecord): void {
+  if (!webhook.enabled) throw conflict('This webhook is disabled; enable it first.');
+}
+
+/**
+ * Queues a `webhook.test` delivery, behind the endpoint's earlier ones. Its owner expects the
+ * endpoint to work now, so retries waiting out their backoff are made due at once as well.
+ */
+export async function sendTest(store: Store, caller: Caller, rawId: string): Promise<WebhookDelivery> {
+  const webhook = await ownWebhook(store, caller, rawId);
+  requireEnabled(webhook);
+  const now = new Date().toISOString();
+  const id = await store.transaction(async (trx) => {
+    await deliveries.retryWaitingNow(trx, webhook.id, now);
+    return deliveries.insertTestDelivery(trx, {
+      webhookId: webhook.id,
+      type: WEBHOOK_TEST_EVENT,
+      data: JSON.stringify({ webhookId: webhook.id }),
+      now,
+    });
+  });
+  queuedDeliveries.publish({ teamId: caller.teamId });
+  return presentDelivery((await deliveries.findDelivery(store.db, webhook.id, id))!);
+}
+
+export async function listDeliveries(
+  store: Store,
+  caller: Caller,
+  rawId: string,
+  page: { limit?: number; before?: number },
+): Promise<WebhookDelivery[]> {
+  const webhook = await ownWebhook(store, caller, rawId);
+  const found = await deliveries.listDeliveries(store.db, webhook.id, {
+    limit: page.limit ?? DEFAULT_PAGE,
+    before: page.before,
+  });
+  return found.map(presentDelivery);
+}
+
+/** Sends the delivery again (with the same webhook-id), as soon as its turn in the endpoint's queue comes. */
+export async function retryDelivery(
+  store: Store,
+  caller: Caller,
+  rawId: string,
+  rawDeliveryId: string,
+): Promise<WebhookDelivery> {
+  const webhook = await ownWebhook(store, caller, rawId);
+  const deliveryId = toId(rawDeliveryId);
+  const delivery = deliveryId === null ? undefined : await deliveries.findDelivery(store.db, webhook.id, deliveryId);
+  if (!delivery) throw notFound(`Delivery ${rawDeliveryId} not found.`);
+  requireEnabled(webhook);
+  if (!(await deliveries.requeueDelivery(store.db, delivery.id, new Date().toISOString()))) {
+    throw conflict(`Delivery ${delivery.id} is being sent right now; try again in a moment.`);
+  }
+  queuedDeliveries.publish({ teamId: caller.teamId });
+  return presentDelivery((await deliveries.findDelivery(store.db, webhook.id, delivery.id))!);
+}
