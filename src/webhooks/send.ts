@@ -30,14 +30,15 @@ function excerpt(chunks: Buffer[]): string {
 }
 
 /**
- * Sends one attempt. Resolves (never rejects) once the response has been read, the deadline
- * passed, or `signal` aborted (the server is shutting down).
+ * Sends one attempt. Resolves (never rejects) once the response has been read, `deadline.ms`
+ * passed (what is left of the attempt's `timeoutMs`, which its failure names), or `signal`
+ * aborted (the server is shutting down).
  */
 export function post(
   destination: Destination,
   headers: Record<string, string>,
   body: string,
-  deadlineMs: number,
+  deadline: { ms: number; timeoutMs: number },
   signal?: AbortSignal,
 ): Promise<AttemptOutcome> {
   const { url, address, family } = destination;
@@ -67,8 +68,8 @@ export function post(
       agent: false,
     });
     const timer = setTimeout(
-      () => finish({ status: null, body: null, error: `No answer within ${deadlineMs / 1000} s.` }),
-      deadlineMs,
+      () => finish({ status: null, body: null, error: `No answer within ${deadline.timeoutMs / 1000} s.` }),
+      deadline.ms,
     );
     const onAbort = () => finish({ status: null, body: null, error: 'The server shut down during the attempt.' });
     signal?.addEventListener('abort', onAbort);

@@ -183,7 +183,7 @@ export class DeliveryWorker {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signatureHeader(secrets, messageId, timestamp, body),
     };
-    return post(destination, headers, body, remaining(), this.shutdown.signal);
+    return post(destination, headers, body, { ms: remaining(), timeoutMs }, this.shutdown.signal);
   }
 
   /** The secrets that sign now (the previous one too, within its 24 hours), or why there are none. */
