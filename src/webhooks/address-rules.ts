@@ -49,6 +49,8 @@ function blockList(ranges: readonly [string, number, string][], type: 'ipv4' | '
 }
 
 const V4 = blockList(IPV4_RANGES, 'ipv4');
+const GLOBAL_UNICAST = new BlockList();
+GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6');
 const V6 = blockList(IPV6_RANGES, 'ipv6');
 
 /** The 16 bytes of an IPv6 address in any of its written forms. */
@@ -96,5 +98,7 @@ export function forbiddenReason(address: string): string | undefined {
   if (METADATA.has(unzoned.toLowerCase())) return 'cloud metadata';
   const ipv4 = embeddedIpv4(unzoned);
   if (ipv4 !== undefined) return forbiddenReason(ipv4);
-  return V6.find(({ list }) => list.check(unzoned, 'ipv6'))?.reason;
+  const reason = V6.find(({ list }) => list.check(unzoned, 'ipv6'))?.reason;
+  // Only global unicast (2000::/3) reaches the public internet; the rest is reserved or special.
+  return reason ?? (GLOBAL_UNICAST.check(unzoned, 'ipv6') ? undefined : 'reserved');
 }

@@ -35,6 +35,8 @@ import { disableWebhook } from './webhooks.repository.js';
 
 /** How much longer than an attempt's deadline its lease lasts: room for recording it, and for a stalled process. */
 export const LEASE_MARGIN_MS = 10_000;
+/** Added to a retry's timer, which may otherwise fire a millisecond before the retry is due. */
+const TIMER_SLACK_MS = 5;
 /** How often the worker looks for due work it was not told about. */
 const POLL_MS = 1_000;
 
@@ -120,7 +122,8 @@ export class DeliveryWorker {
         this.timers.delete(timer);
         this.wake();
       },
-      Math.max(time - Date.now(), 0),
+      // A timer may fire a little before the wall clock reaches `time`; a claim then would find nothing due.
+      Math.max(time - Date.now(), 0) + TIMER_SLACK_MS,
     ).unref();
     this.timers.add(timer);
   }
