@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import type { Store } from '../storage/database.js';
 import { claimSkippingLocked } from '../storage/dialect.js';
-import type { Db } from '../storage/schema.js';
+import type { Db, Role } from '../storage/schema.js';
 
 /** A delivery this process has claimed, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -26,6 +26,8 @@ export interface ClaimedDelivery {
     id: string;
     teamId: string;
     ownerId: string;
+    /** The owner's role in the team at the claim; null when they are no longer a member. */
+    ownerRole: Role | null;
     url: string;
     failingSince: string | null;
     sealedSecrets: { current: string; previous: string | null; previousExpiresAt: string | null };
@@ -40,11 +42,37 @@ export interface ClaimOptions {
   limit: number;
 }
 
+/** What a claim got, and whether endpoints with due work were being claimed by another process meanwhile. */
+export interface Claim {
+  claimed: ClaimedDelivery[];
+  /** Some endpoint with due work was skipped, locked by another claim: worth looking again soon. */
+  contended: boolean;
+}
+
 /** Claims up to `limit` due deliveries, at most `maxInFlight` in flight per endpoint. */
-export async function claimDue(store: Store, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+export async function claimDue(store: Store, options: ClaimOptions): Promise<Claim> {
   const now = options.now.toISOString();
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs).toISOString();
   return store.transaction(async (trx) => {
+    const withWork = await trx
+      .selectFrom('webhooks as w')
+      .select('w.id')
+      .where('w.enabled', '=', 1)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('webhook_deliveries as d')
+            .select('d.id')
+            .whereRef('d.webhook_id', '=', 'w.id')
+            .where('d.status', '=', 'pending')
+            .where('d.next_attempt_at', '<=', now)
+            .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)])),
+        ),
+      )
+      // Random, so that endpoints with work share the claims fairly however many there are.
+      .orderBy(sql`random()`)
+      .limit(options.limit)
+      .execute();
+    if (withWork.length === 0) return { claimed: [], contended: false };
     const endpoints = await claimSkippingLocked(
       trx,
       trx
@@ -58,21 +86,21 @@ export async function claimDue(store: Store, options: ClaimOptions): Promise<Cla
           'w.secret',
           'w.previous_secret',
           'w.previous_secret_expires_at',
+          // The owner's role now (null once they left the team), read here to save a statement per attempt.
+          (eb) =>
+            eb
+              .selectFrom('team_members as m')
+              .select('m.role')
+              .whereRef('m.team_id', '=', 'w.team_id')
+              .whereRef('m.user_id', '=', 'w.owner_id')
+              .as('owner_role'),
         ])
-        .where('w.enabled', '=', 1)
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('webhook_deliveries as d')
-              .select('d.id')
-              .whereRef('d.webhook_id', '=', 'w.id')
-              .where('d.status', '=', 'pending')
-              .where('d.next_attempt_at', '<=', now)
-              .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)])),
-          ),
+        .where(
+          'w.id',
+          'in',
+          withWork.map((w) => w.id),
         )
-        // Random, so that endpoints with work share the claims fairly however many there are.
-        .orderBy(sql`random()`)
-        .limit(options.limit),
+        .where('w.enabled', '=', 1),
     ).execute();
 
     const claimed: ClaimedDelivery[] = [];
@@ -105,6 +133,7 @@ export async function claimDue(store: Store, options: ClaimOptions): Promise<Cla
             id: endpoint.id,
             teamId: endpoint.team_id,
             ownerId: endpoint.owner_id,
+            ownerRole: endpoint.owner_role ?? null,
             url: endpoint.url,
             failingSince: endpoint.failing_since,
             sealedSecrets: {
@@ -116,7 +145,7 @@ export async function claimDue(store: Store, options: ClaimOptions): Promise<Cla
         });
       }
     }
-    return claimed;
+    return { claimed, contended: endpoints.length < withWork.length };
   });
 }
 
@@ -125,25 +154,24 @@ export async function claimDue(store: Store, options: ClaimOptions): Promise<Cla
  * endpoint has room for beside the attempts in flight (run under the webhook row's lock).
  */
 async function claimableIds(trx: Db, webhookId: string, now: string, maxInFlight: number): Promise<number[]> {
-  const window = await trx
-    .selectFrom('webhook_deliveries')
+  const pending = (db: Db) =>
+    db.selectFrom('webhook_deliveries').where('webhook_id', '=', webhookId).where('status', '=', 'pending');
+  // The window, and every attempt in flight (a manual retry may have put an older delivery ahead of one).
+  const rows = await pending(trx)
     .select(['id', 'next_attempt_at', 'locked_until'])
-    .where('webhook_id', '=', webhookId)
-    .where('status', '=', 'pending')
+    .where((eb) =>
+      eb.or([
+        eb('locked_until', '>', now),
+        eb('id', 'in', pending(trx).select('id').orderBy('id').limit(maxInFlight)),
+      ]),
+    )
     .orderBy('id')
-    .limit(maxInFlight)
     .execute();
-  const inFlight = await trx
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('webhook_id', '=', webhookId)
-    .where('status', '=', 'pending')
-    .where('locked_until', '>', now)
-    .executeTakeFirstOrThrow();
-  const room = maxInFlight - Number(inFlight.n);
+  const inFlight = rows.filter((row) => row.locked_until !== null && row.locked_until > now).length;
+  const window = rows.slice(0, maxInFlight);
   return window
     .filter((row) => row.next_attempt_at <= now && (row.locked_until === null || row.locked_until <= now))
-    .slice(0, Math.max(room, 0))
+    .slice(0, Math.max(maxInFlight - inFlight, 0))
     .map((row) => row.id);
 }
 

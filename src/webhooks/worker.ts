@@ -16,7 +16,6 @@ import type { EventBus } from '../changes/bus.js';
 import type { WebhookConfig } from '../config.js';
 import type { JobLog } from '../jobs/scheduler.js';
 import type { Store } from '../storage/database.js';
-import { findMembership } from '../team/teams.repository.js';
 import { DestinationError, parseWebhookUrl, resolveDestination } from './destination.js';
 import { buildBody } from './payload.js';
 import {
@@ -25,6 +24,7 @@ import {
   releaseClaim,
   savePayload,
   type AttemptResult,
+  type Claim,
   type ClaimedDelivery,
 } from './queue.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -37,6 +37,8 @@ import { disableWebhook } from './webhooks.repository.js';
 export const LEASE_MARGIN_MS = 10_000;
 /** Added to a retry's timer, which may otherwise fire a millisecond before the retry is due. */
 const TIMER_SLACK_MS = 5;
+/** How soon to look again after another process's claim held an endpoint with due work. */
+const CONTENDED_RETRY_MS = 20;
 /** How often the worker looks for due work it was not told about. */
 const POLL_MS = 1_000;
 
@@ -93,9 +95,9 @@ export class DeliveryWorker {
       this.again = false;
       const room = this.config.concurrency - this.inFlight.size;
       if (room <= 0) return;
-      let claimed: ClaimedDelivery[];
+      let claim: Claim;
       try {
-        claimed = await claimDue(this.store, {
+        claim = await claimDue(this.store, {
           now: new Date(),
           leaseMs: this.config.timeoutMs + LEASE_MARGIN_MS,
           maxInFlight: this.config.maxInFlightPerEndpoint,
@@ -105,7 +107,10 @@ export class DeliveryWorker {
         this.log.warn({ err: error }, 'claiming webhook deliveries failed');
         return;
       }
-      for (const delivery of claimed) {
+      // Another process was claiming for an endpoint with work: it may have found nothing free
+      // (this process's attempt had not committed yet), so look again shortly rather than at the next poll.
+      if (claim.contended) this.wakeAt(Date.now() + CONTENDED_RETRY_MS * (0.5 + Math.random()));
+      for (const delivery of claim.claimed) {
         const attempt = this.attempt(delivery).finally(() => {
           this.inFlight.delete(attempt);
           this.wake();
@@ -132,7 +137,7 @@ export class DeliveryWorker {
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const { webhook } = delivery;
     try {
-      const role = await findMembership(this.store.db, webhook.teamId, webhook.ownerId);
+      const role = webhook.ownerRole;
       if (!role) {
         await disableWebhook(this.store.db, webhook.id, OWNER_LEFT, new Date().toISOString());
         await releaseClaim(this.store.db, delivery.id, delivery.attempt);

@@ -60,7 +60,9 @@ describe(`delivery order and bounds (${TEST_STORE})`, () => {
     await createWebhook(owner.api, `${receiver.url}/bounded`);
     for (let n = 0; n < 12; n++) expectStatus(await owner.api.post('/v1/tasks', { title: `Bounded ${n}` }), 201);
     await waitFor('12 deliveries', () => receiver.requests.filter((r) => r.endedAt).length === 12, 20_000);
-    assert.equal(mostAtOnce(receiver), 3, 'three at a time, never more');
+    const most = mostAtOnce(receiver);
+    assert.ok(most <= 3, `${most} at once: never more than three`);
+    assert.ok(most >= 2, `${most} at once: more than one at a time`);
   });
 
   test('a slow endpoint never delays another: the fast one has everything while the slow one is still on its first', async () => {
