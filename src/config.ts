@@ -165,7 +165,12 @@ function parseSecretKey(raw: string | undefined, problems: string[]): Buffer | n
 function parseAllowHosts(raw: string | undefined): string[] {
   return (raw ?? '')
     .split(',')
-    .map((host) => host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+    .map((host) =>
+      host
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1'),
+    )
     .filter(Boolean);
 }
 

@@ -33,7 +33,7 @@ import { FIXED_TEXTS } from './fixed-errors.js';
 import { errorBodyProblem, rawRequest, showRaw, type RawResponse } from './raw-request.js';
 import { loadRouteTable, type ApiRoute } from './route-table.js';
 import { differences, snapshotDatabase } from './snapshot.js';
-import { createWorld, WORLD_PASSWORD, type World } from './world.js';
+import { createWorld, WORLD_PASSWORD, WORLD_WEBHOOK_URL, type World } from './world.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
@@ -107,6 +107,8 @@ class Fixture {
       }),
       201,
     );
+    const webhook = await freshWebhook(this.server, world);
+    const delivery = expectStatus(await owner.api.post(`/v1/webhooks/${webhook.id}/test`), 202);
     // Fresh sessions: a fuzzed sign-out or password change may have ended the last ones.
     const credentials = {} as FuzzContext['credentials'];
     for (const sender of ['owner', 'outsider', 'stranger'] as const) {
@@ -122,11 +124,20 @@ class Fixture {
       key: spare.record.id,
       email: owner.email,
       password: WORLD_PASSWORD,
+      webhook: webhook.id,
+      delivery: delivery.id,
+      url: WORLD_WEBHOOK_URL,
     };
     return { credentials, resolve: (ref) => values[ref.kind] };
   }
 }
 let passwordHash: Promise<string> | undefined;
+
+/** A new webhook of the owner's, after removing the ones fuzzed successes left (a team holds at most 50). */
+async function freshWebhook(server: TestServer, world: World): Promise<{ id: string }> {
+  await server.store.db.deleteFrom('webhooks').where('team_id', '=', world.teamId).execute();
+  return expectStatus(await world.owner.api.post('/v1/webhooks', { url: WORLD_WEBHOOK_URL }), 201);
+}
 
 /** A row added to the idempotency records (see src/http/idempotency.ts). */
 const IDEMPOTENCY_RECORD = /^idempotency_keys: \+ /;
@@ -157,7 +168,7 @@ async function check(
     fail(`the ${request.sender} read the owner's objects`);
   }
   const namesGuardedObject = Object.values(request.path).some(
-    (value) => value instanceof Ref && ['list', 'task', 'key'].includes(value.kind),
+    (value) => value instanceof Ref && ['list', 'task', 'key', 'webhook', 'delivery'].includes(value.kind),
   );
   if (request.sender !== 'owner' && namesGuardedObject && response.status < 300) {
     fail(`the ${request.sender} succeeded on the owner's object`);

@@ -47,8 +47,9 @@ export async function tableChecksums(
 }
 
 /**
- * A workspace with some history: a team, lists, tasks (the newest deleted, so the id high-water
- * mark is above every id left), and one task created with an Idempotency-Key.
+ * A workspace with some history: a team, a webhook and its queued deliveries, lists, tasks (the
+ * newest deleted, so the id high-water mark is above every id left), and one task created with an
+ * Idempotency-Key.
  */
 export async function fillWorkspace(url: string) {
   const server = await startTestServer({ DATABASE_URL: url });
@@ -56,6 +57,11 @@ export async function fillWorkspace(url: string) {
     const team = await createTestTeam(server, 'Copied');
     const mate = await team.member({ name: 'Mate' });
     const { owner } = team;
+    // A webhook (its queue fills with the changes below; this server sends nothing).
+    expectStatus(
+      await owner.api.post('/v1/webhooks', { url: 'http://127.0.0.1:9/copied', eventTypes: ['task.created'] }),
+      201,
+    );
     const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Launch', color: 'Blue' }), 201);
     expectStatus(await owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }), 201);
     const retried = {

@@ -9,7 +9,7 @@ import type { RawRequest } from './raw-request.js';
 import type { ApiRoute, JsonSchema } from './route-table.js';
 import { isIdLike, refKindOf, typesOf } from './fuzz/arbitraries.js';
 import type { RefKind } from './fuzz/values.js';
-import type { World, WorldActor } from './world.js';
+import { WORLD_WEBHOOK_URL, type World, type WorldActor } from './world.js';
 
 export class CannotExercise extends Error {}
 
@@ -18,9 +18,9 @@ export type Who = 'owner' | 'outsider' | 'stranger' | 'anonymous';
 export const EVERYONE: readonly Who[] = ['anonymous', 'stranger', 'outsider', 'owner'];
 
 /** Objects a request can name, and who in the world may use them. */
-type ObjectKind = Exclude<RefKind, 'email' | 'password'>;
+type ObjectKind = Exclude<RefKind, 'email' | 'password' | 'url'>;
 const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
-  owner: new Set(['list', 'task', 'status', 'user', 'team', 'key']),
+  owner: new Set(['list', 'task', 'status', 'user', 'team', 'key', 'webhook', 'delivery']),
   // A teammate sees the team's statuses and members, but not the private list, task or the owner's keys.
   outsider: new Set(['status', 'user', 'team']),
   stranger: new Set(),
@@ -72,11 +72,15 @@ function realValue(world: World, kind: ObjectKind): string | number {
       return world.teamId;
     case 'key':
       return world.spareKeyId;
+    case 'webhook':
+      return world.webhookId;
+    case 'delivery':
+      return world.deliveryId;
   }
 }
 
 function missingValue(kind: ObjectKind): string | number {
-  return kind === 'list' || kind === 'task' || kind === 'status' ? MISSING_NUMBER : MISSING_UUID;
+  return kind === 'list' || kind === 'task' || kind === 'status' || kind === 'delivery' ? MISSING_NUMBER : MISSING_UUID;
 }
 
 /** A value the schema accepts, for a field that names no object. */
@@ -122,6 +126,7 @@ export function buildMatrixRequest(
     const kind = refKindOf(name, schema);
     if (kind === 'email') return actor?.email ?? world.owner.email;
     if (kind === 'password') return /new/i.test(name) ? 'a brand new password' : (actor?.password ?? 'no password');
+    if (kind === 'url') return WORLD_WEBHOOK_URL;
     if (!kind) {
       if (!isIdLike(name, schema)) return undefined;
       throw new CannotExercise(
@@ -210,12 +215,15 @@ const OUTSIDER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => { s
   task: () => ({ status: 403, message: 'You do not have access to this task.' }),
   // A teammate's key is private: as if it did not exist.
   key: (id) => ({ status: 404, message: `API key ${id} not found.` }),
+  // A teammate's webhook is theirs alone: as if it did not exist.
+  webhook: (id) => ({ status: 404, message: `Webhook ${id} not found.` }),
 };
 
 const STRANGER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => string>> = {
   list: (id) => `List ${id} not found.`,
   task: (id) => `Task ${id} not found.`,
   key: (id) => `API key ${id} not found.`,
+  webhook: (id) => `Webhook ${id} not found.`,
 };
 
 /** What must happen when `who` sends a request naming `references`. */
@@ -232,7 +240,7 @@ export function expectationFor(route: ApiRoute, who: Who, references: Reference[
       outcome: 'refused',
       status: refusal?.status,
       message: refusal?.message,
-      likeMissing: pathRef.kind === 'key',
+      likeMissing: pathRef.kind === 'key' || pathRef.kind === 'webhook',
       why: `the path names a ${pathRef.kind} the teammate has no access to`,
     };
   }

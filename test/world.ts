@@ -14,6 +14,8 @@ import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectStatus, type TestServer } from './harness.js';
 
 export const WORLD_PASSWORD = 'a world of passwords';
+/** Where the world's webhooks point: loopback, which test servers allow, on the discard port. */
+export const WORLD_WEBHOOK_URL = 'http://127.0.0.1:9/world';
 
 export interface WorldActor extends Actor {
   password: string;
@@ -37,6 +39,9 @@ export interface World {
   statusId: number;
   /** A second key of the owner's, for routes that name a key (revoking it leaves `owner.key` working). */
   spareKeyId: string;
+  /** The owner's webhook (to WORLD_WEBHOOK_URL; test servers send nothing) and one delivery queued to it. */
+  webhookId: string;
+  deliveryId: number;
   /** In the list's name and the task's title and description: only the owner and mate may see it. */
   listMarker: string;
   /** In the team's name and the teammates' names: nobody outside the team may see it. */
@@ -79,6 +84,8 @@ export async function createWorld(server: TestServer): Promise<World> {
   );
   const statuses = await listStatuses(server.store.db, team.id);
   const statusId = statuses.find((s) => s.isDefault)?.id ?? statuses[0]!.id;
+  const webhook = expectStatus(await owner.api.post('/v1/webhooks', { url: WORLD_WEBHOOK_URL }), 201);
+  const delivery = expectStatus(await owner.api.post(`/v1/webhooks/${webhook.id}/test`), 202);
   // Every key has been used once: later requests do not write its first `last used` time.
   for (const actor of [owner, mate, outsider, stranger]) expectStatus(await actor.api.get('/v1/me'), 200);
 
@@ -93,6 +100,8 @@ export async function createWorld(server: TestServer): Promise<World> {
     taskId: task.id,
     statusId,
     spareKeyId: spare.record.id,
+    webhookId: webhook.id,
+    deliveryId: delivery.id,
     listMarker,
     teamMarker,
   };

@@ -17,8 +17,13 @@ export type EventType = ChangeEventType;
 export interface NewEvent {
   teamId: string;
   type: EventType;
-  /** Ids only: what every recipient may read anyway (a deleted task's number too: webhooks send it). */
-  data: { listId: number } | { taskId: number; number?: number };
+  /** Ids only: what every recipient may read anyway. */
+  data: { listId: number } | { taskId: number };
+  /**
+   * Added to the data of the event's webhook deliveries only (not to the event stream's): what a
+   * webhook sends of an object that is gone, a deleted task's number.
+   */
+  forWebhooks?: { number: number };
   /** Users who may read the object (for a deletion: who could just before). */
   audience: Iterable<string>;
 }
@@ -80,6 +85,7 @@ const recordInOneStatement = prepared(
       data: string;
       createdAt: string;
       userIds: ListParam;
+      deliveryData: string;
     },
   ) =>
     db
@@ -121,7 +127,14 @@ const recordInOneStatement = prepared(
           ),
       )
       // Webhook deliveries, in the same statement (webhooks/outbox-deliveries.ts).
-      .with('deliveries', (cte) => deliveriesForEvent(db, cte, p, true))
+      .with('deliveries', (cte) =>
+        deliveriesForEvent(
+          db,
+          cte,
+          { teamId: p.teamId, type: p.type, data: p.deliveryData, createdAt: p.createdAt, userIds: p.userIds },
+          true,
+        ),
+      )
       .selectFrom('team')
       .select(['team.task_counter', 'team.event_counter']),
 );
@@ -154,6 +167,7 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     data: JSON.stringify(event.data),
     createdAt: new Date().toISOString(),
     userIds: listParam(trx, [...new Set(event.audience)]),
+    deliveryData: JSON.stringify({ ...event.data, ...event.forWebhooks }),
   };
   let counters: { task_counter: number; event_counter: number };
   if (chainsWrites(trx)) {
@@ -163,7 +177,7 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     if (numberedTaskId !== null) await numberTask(trx, { taskId: numberedTaskId, number: counters.task_counter });
     const [inserted] = await insertEvent(trx, { ...values, seq: counters.event_counter });
     await insertRecipients(trx, { eventId: inserted!.id, userIds: values.userIds });
-    await insertDeliveriesForEvent(trx, { ...values, eventId: inserted!.id });
+    await insertDeliveriesForEvent(trx, { ...values, data: values.deliveryData, eventId: inserted!.id });
   }
   afterCommit(trx, () => committedChanges.publish({ teamId: event.teamId }));
   return Number(counters.task_counter);

@@ -88,7 +88,12 @@ export const DeliveryIdParams = Type.Object({
 export const DeliveriesQuery = Type.Object(
   {
     limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 100, errorMessage: 'limit must be a whole number from 1 to 100.' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        description: 'How many deliveries to return, newest first (default 50).',
+        errorMessage: 'limit must be a whole number from 1 to 100.',
+      }),
     ),
     before: Type.Optional(
       Type.Integer({

@@ -36,6 +36,12 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   // The outbox too, so clients resume their event streams across the move.
   { table: 'events', key: ['id'] },
   { table: 'event_recipients', key: ['event_id', 'user_id'] },
+  // Webhooks with their queue and log. Secrets stay sealed: the target's servers need the same
+  // WEBHOOK_SECRET_KEY to sign with them.
+  { table: 'webhooks', key: ['id'] },
+  { table: 'webhook_event_types', key: ['webhook_id', 'type'] },
+  { table: 'webhook_deliveries', key: ['id'] },
+  { table: 'webhook_attempts', key: ['id'] },
   // So that a client retrying a POST across the move gets its first answer, not a second write.
   { table: 'idempotency_keys', key: ['credential', 'team_id', 'key_hash'] },
 ];

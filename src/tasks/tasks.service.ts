@@ -239,7 +239,8 @@ export async function deleteTask(
     await recordEvent(trx, {
       teamId: caller.teamId,
       type: 'task.deleted',
-      data: { taskId: task.id, number: task.number },
+      data: { taskId: task.id },
+      forWebhooks: { number: task.number },
       audience: readers,
     });
     for (const subtaskId of subtaskIds) {

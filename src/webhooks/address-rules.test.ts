@@ -22,7 +22,18 @@ const IPV4: [string, string, string, string][] = [
   ['198.18.0.0/15 benchmarking', '198.18.0.1', '198.19.255.255', 'reserved'],
 ];
 
-const PUBLIC_V4 = ['1.1.1.1', '8.8.8.8', '9.255.255.255', '11.0.0.0', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '192.167.255.255', '223.255.255.255'];
+const PUBLIC_V4 = [
+  '1.1.1.1',
+  '8.8.8.8',
+  '9.255.255.255',
+  '11.0.0.0',
+  '100.63.255.255',
+  '100.128.0.0',
+  '172.15.255.255',
+  '172.32.0.0',
+  '192.167.255.255',
+  '223.255.255.255',
+];
 
 /** IPv4 written inside IPv6 in each way that reaches the IPv4 address. */
 const embed = (v4: string) => {
@@ -49,7 +60,13 @@ for (const [range, first, last, reason] of IPV4) {
 }
 
 test('cloud metadata services are refused by name: 169.254.169.254, fd00:ec2::254, 100.100.100.200, and mapped', () => {
-  for (const address of ['169.254.169.254', 'fd00:ec2::254', 'FD00:EC2::254', '100.100.100.200', '::ffff:169.254.169.254']) {
+  for (const address of [
+    '169.254.169.254',
+    'fd00:ec2::254',
+    'FD00:EC2::254',
+    '100.100.100.200',
+    '::ffff:169.254.169.254',
+  ]) {
     assert.equal(forbiddenReason(address), 'cloud metadata', address);
   }
 });
@@ -90,5 +107,6 @@ test('public addresses pass, IPv4 and IPv6, also when mapped, NAT64 or 6to4 to a
 });
 
 test('text that is not an IP address is refused', () => {
-  for (const text of ['', 'localhost', '1.2.3', '::g', '999.1.1.1']) assert.equal(forbiddenReason(text), 'not an IP address', text);
+  for (const text of ['', 'localhost', '1.2.3', '::g', '999.1.1.1'])
+    assert.equal(forbiddenReason(text), 'not an IP address', text);
 });

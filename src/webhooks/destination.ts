@@ -62,7 +62,10 @@ export async function resolveDestination(
   } else {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DestinationError(`${host} did not resolve within ${timeoutMs} ms.`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new DestinationError(`${host} did not resolve within ${timeoutMs} ms.`)),
+        timeoutMs,
+      );
     });
     try {
       addresses = await Promise.race([lookup(host, { all: true, verbatim: true }), timedOut]);
@@ -79,7 +82,9 @@ export async function resolveDestination(
       const reason = forbiddenReason(address);
       if (reason) {
         const named = address === host ? `${host} is` : `${host} resolves to ${address}, which is`;
-        throw new DestinationError(`${named} ${/^[aeiou]/.test(reason) ? 'an' : 'a'} ${reason} address, which webhooks may not reach.`);
+        throw new DestinationError(
+          `${named} ${/^[aeiou]/.test(reason) ? 'an' : 'a'} ${reason} address, which webhooks may not reach.`,
+        );
       }
     }
   }

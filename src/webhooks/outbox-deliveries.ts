@@ -30,12 +30,7 @@ export type EventForWebhooks = {
  * first. `root` is the database the statement runs on (for its engine); `db` builds it (a part
  * of a WITH statement, or `root`).
  */
-export function deliveriesForEvent(
-  root: Kysely<any>,
-  db: QueryCreator<any>,
-  p: EventForWebhooks,
-  fromEvent = false,
-) {
+export function deliveriesForEvent(root: Kysely<any>, db: QueryCreator<any>, p: EventForWebhooks, fromEvent = false) {
   const webhooks = fromEvent ? db.selectFrom('webhooks as w').crossJoin('event') : db.selectFrom('webhooks as w');
   return db
     .insertInto('webhook_deliveries')
@@ -71,6 +66,4 @@ export function deliveriesForEvent(
 }
 
 /** `deliveriesForEvent` as a statement of its own, for engines that do not chain writes. */
-export const insertDeliveriesForEvent = prepared((db, p: EventForWebhooks) =>
-  deliveriesForEvent(db, db, p),
-);
+export const insertDeliveriesForEvent = prepared((db, p: EventForWebhooks) => deliveriesForEvent(db, db, p));

@@ -160,10 +160,7 @@ async function claimableIds(trx: Db, webhookId: string, now: string, maxInFlight
   const rows = await pending(trx)
     .select(['id', 'next_attempt_at', 'locked_until'])
     .where((eb) =>
-      eb.or([
-        eb('locked_until', '>', now),
-        eb('id', 'in', pending(trx).select('id').orderBy('id').limit(maxInFlight)),
-      ]),
+      eb.or([eb('locked_until', '>', now), eb('id', 'in', pending(trx).select('id').orderBy('id').limit(maxInFlight))]),
     )
     .orderBy('id')
     .execute();
@@ -246,11 +243,7 @@ export async function recordAttempt(store: Store, result: AttemptResult): Promis
       .execute();
     if (result.outcome === 'succeeded') {
       if (result.wasFailing) {
-        await trx
-          .updateTable('webhooks')
-          .set({ failing_since: null })
-          .where('id', '=', result.webhookId)
-          .execute();
+        await trx.updateTable('webhooks').set({ failing_since: null }).where('id', '=', result.webhookId).execute();
         // The endpoint is back: its other deliveries need not wait out their backoff.
         await trx
           .updateTable('webhook_deliveries')

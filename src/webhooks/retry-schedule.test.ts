@@ -34,6 +34,12 @@ test('jitter spreads each delay within ±20%', () => {
 });
 
 test('no retry is scheduled beyond retryForMs after the first attempt', () => {
-  assert.equal(nextAttemptAt({ ...DEFAULTS, retryForMs: 10_000 }, 1, 0, 0, () => 0.5), null);
-  assert.equal(nextAttemptAt({ ...DEFAULTS, retryForMs: 0 }, 1, 0, 0, () => 0), null);
+  assert.equal(
+    nextAttemptAt({ ...DEFAULTS, retryForMs: 10_000 }, 1, 0, 0, () => 0.5),
+    null,
+  );
+  assert.equal(
+    nextAttemptAt({ ...DEFAULTS, retryForMs: 0 }, 1, 0, 0, () => 0),
+    null,
+  );
 });

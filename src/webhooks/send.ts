@@ -73,9 +73,7 @@ export function post(
     );
     const onAbort = () => finish({ status: null, body: null, error: 'The server shut down during the attempt.' });
     signal?.addEventListener('abort', onAbort);
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      finish({ status: null, body: null, error: describe(error) }),
-    );
+    request.on('error', (error: NodeJS.ErrnoException) => finish({ status: null, body: null, error: describe(error) }));
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -20,7 +20,12 @@ export function sign(secret: Buffer, messageId: string, timestamp: number, body:
 }
 
 /** The `webhook-signature` header: one signature per secret, space-separated. */
-export function signatureHeader(secrets: readonly Buffer[], messageId: string, timestamp: number, body: string): string {
+export function signatureHeader(
+  secrets: readonly Buffer[],
+  messageId: string,
+  timestamp: number,
+  body: string,
+): string {
   return secrets.map((secret) => sign(secret, messageId, timestamp, body)).join(' ');
 }
 

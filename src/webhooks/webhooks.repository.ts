@@ -160,8 +160,10 @@ export async function updateWebhook(trx: Db, id: string, changes: WebhookChanges
   if (changes.url !== undefined) set.url = changes.url;
   if (changes.description !== undefined) set.description = changes.description;
   if (changes.eventTypes !== undefined) set.all_events = changes.eventTypes === null ? 1 : 0;
-  if (changes.enabled === true) Object.assign(set, { enabled: 1, disabled_reason: null, disabled_at: null, failing_since: null });
-  if (changes.enabled === false) Object.assign(set, { enabled: 0, disabled_reason: changes.disabledReason ?? null, disabled_at: now });
+  if (changes.enabled === true)
+    Object.assign(set, { enabled: 1, disabled_reason: null, disabled_at: null, failing_since: null });
+  if (changes.enabled === false)
+    Object.assign(set, { enabled: 0, disabled_reason: changes.disabledReason ?? null, disabled_at: now });
   await trx.updateTable('webhooks').set(set).where('id', '=', id).execute();
   if (changes.eventTypes !== undefined) await setEventTypes(trx, id, changes.eventTypes);
 }
@@ -213,5 +215,7 @@ export async function sealedSecretsOf(
     .select(['secret', 'previous_secret', 'previous_secret_expires_at'])
     .where('id', '=', id)
     .executeTakeFirst();
-  return row && { current: row.secret, previous: row.previous_secret, previousExpiresAt: row.previous_secret_expires_at };
+  return (
+    row && { current: row.secret, previous: row.previous_secret, previousExpiresAt: row.previous_secret_expires_at }
+  );
 }

@@ -49,7 +49,12 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
   app.get(
     '/v1/webhooks/:webhookId',
     {
-      schema: { summary: 'One webhook', tags, params: WebhookIdParams, response: { 200: Webhook, ...errorResponses(400, 403, 404) } },
+      schema: {
+        summary: 'One webhook',
+        tags,
+        params: WebhookIdParams,
+        response: { 200: Webhook, ...errorResponses(400, 403, 404) },
+      },
     },
     async (request) => service.getWebhook(request.store, request.caller, request.params.webhookId),
   );
@@ -58,7 +63,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
     '/v1/webhooks/:webhookId',
     {
       schema: {
-        summary: "Change a webhook (its owner), or disable it (a team owner or admin); enabling clears its failures",
+        summary: 'Change a webhook (its owner), or disable it (a team owner or admin); enabling clears its failures',
         tags,
         params: WebhookIdParams,
         body: UpdateWebhookBody,
@@ -123,8 +128,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
         response: { 200: Type.Array(WebhookDelivery), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) =>
-      service.listDeliveries(request.store, request.caller, request.params.webhookId, request.query),
+    async (request) => service.listDeliveries(request.store, request.caller, request.params.webhookId, request.query),
   );
 
   app.post(

@@ -72,7 +72,9 @@ async function checkedUrl(raw: string, config: WebhookConfig): Promise<string> {
 
 function secretKeyOf(config: WebhookConfig): Buffer {
   if (!config.secretKey) {
-    throw conflict("Webhooks are off on this server: its operator has not set WEBHOOK_SECRET_KEY (see tasklane's README).");
+    throw conflict(
+      "Webhooks are off on this server: its operator has not set WEBHOOK_SECRET_KEY (see tasklane's README).",
+    );
   }
   return config.secretKey;
 }

@@ -175,7 +175,11 @@ export class DeliveryWorker {
     const remaining = () => Math.max(timeoutMs - (Date.now() - started), 1);
     let destination;
     try {
-      destination = await resolveDestination(parseWebhookUrl(delivery.webhook.url, allowHosts), allowHosts, remaining());
+      destination = await resolveDestination(
+        parseWebhookUrl(delivery.webhook.url, allowHosts),
+        allowHosts,
+        remaining(),
+      );
     } catch (error) {
       if (error instanceof DestinationError) return { status: null, body: null, error: error.message };
       throw error;

@@ -11,7 +11,11 @@ import { Entries, Many, Ref, Repeat, Token, type RefKind, type Value } from './v
 export function refKindOf(name: string, schema: JsonSchema): RefKind | undefined {
   if (/password/i.test(name)) return 'password';
   if (/^email$/i.test(name)) return 'email';
+  // A webhook's URL: the fixture's loopback receiver, which the test server allows.
+  if (/^url$/i.test(name)) return 'url';
   if (!isIdLike(name, schema)) return undefined;
+  if (/webhook/i.test(name)) return 'webhook';
+  if (/delivery/i.test(name)) return 'delivery';
   if (/status/i.test(name)) return 'status';
   if (/list/i.test(name)) return 'list';
   if (/task|parent/i.test(name)) return 'task';

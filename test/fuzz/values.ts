@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 
-export type RefKind = 'list' | 'task' | 'status' | 'user' | 'team' | 'key' | 'email' | 'password';
+export type RefKind =
+  'list' | 'task' | 'status' | 'user' | 'team' | 'key' | 'email' | 'password' | 'webhook' | 'delivery' | 'url';
 
 /** A real object of the fixture, by kind. */
 export class Ref {

@@ -57,7 +57,10 @@ describe(`webhook deliveries (${TEST_STORE})`, () => {
     expectStatus(await api.patch(`/v1/tasks/${task.id}`, { title: 'After' }), 200);
     await waitFor('the update', () => received().some((r) => r.json?.type === 'task.updated'));
     expectStatus(await api.delete(`/v1/tasks/${task.id}`), 200);
-    const bodies = await waitFor('four deliveries', () => received().length >= 4 && received().map((r) => verify(webhook.secret, r)));
+    const bodies = await waitFor(
+      'four deliveries',
+      () => received().length >= 4 && received().map((r) => verify(webhook.secret, r)),
+    );
     assert.deepEqual(
       bodies.map((b: any) => b.type),
       ['taskList.created', 'task.created', 'task.updated', 'task.deleted'],

@@ -71,7 +71,10 @@ describe(`failing webhook deliveries (${TEST_STORE})`, () => {
     assert.equal(enabled.enabled, true);
     assert.equal(enabled.disabledReason, null);
     assert.equal(enabled.failingSince, null);
-    await waitFor('the waiting delivery', async () => (await deliveriesOf(owner.api, webhook.id))[0].status === 'succeeded');
+    await waitFor(
+      'the waiting delivery',
+      async () => (await deliveriesOf(owner.api, webhook.id))[0].status === 'succeeded',
+    );
   });
 
   test('a redirect is not followed: the 3xx is a failed attempt and the target never hears of it', async () => {
@@ -134,7 +137,11 @@ describe(`failing webhook deliveries (${TEST_STORE})`, () => {
       now: new Date().toISOString(),
     });
     const disabled = await waitFor('the webhook to be disabled', async () => {
-      const row = await server.store.db.selectFrom('webhooks').selectAll().where('id', '=', webhook.id).executeTakeFirstOrThrow();
+      const row = await server.store.db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('id', '=', webhook.id)
+        .executeTakeFirstOrThrow();
       return row.enabled === 0 && row;
     });
     assert.equal(disabled.disabled_reason, 'Its owner is no longer a member of the team.');

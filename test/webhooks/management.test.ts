@@ -61,7 +61,10 @@ describe(`webhook management (${TEST_STORE})`, () => {
     const refusals: [unknown, RegExp][] = [
       [{ url: 'not a url' }, /^url must be an absolute https URL/],
       [{ url: 'ftp://example.com/x' }, /^url must be an absolute https URL/],
-      [{ url: 'http://example.com/x' }, /^url must use https \(http only for hosts the server's WEBHOOK_ALLOW_HOSTS lists/],
+      [
+        { url: 'http://example.com/x' },
+        /^url must use https \(http only for hosts the server's WEBHOOK_ALLOW_HOSTS lists/,
+      ],
       [{ url: 'https://user:pw@example.com/x' }, /must not carry a user name or password/],
       [{ url: 'https://127.0.0.2/x' }, /^127\.0\.0\.2 is a loopback address, which webhooks may not reach\.$/],
       [{ url: 'https://[::ffff:10.0.0.1]/x' }, /is a private address/],
@@ -79,7 +82,7 @@ describe(`webhook management (${TEST_STORE})`, () => {
     assert.deepEqual(expectStatus(await owner.api.get('/v1/webhooks'), 200), []);
   });
 
-  test('a member sees and manages only their own webhooks; another member\'s, or another team\'s, is 404', async () => {
+  test("a member sees and manages only their own webhooks; another member's, or another team's, is 404", async () => {
     const team = await createTestTeam(server);
     const ann = await team.member({ name: 'Ann' });
     const bob = await team.member({ name: 'Bob' });
@@ -148,7 +151,10 @@ describe(`webhook management (${TEST_STORE})`, () => {
     const all = expectStatus(await owner.api.patch(`/v1/webhooks/${hook.id}`, { eventTypes: null }), 200);
     assert.equal(all.eventTypes, null);
     expectError(await owner.api.patch(`/v1/webhooks/${hook.id}`, { url: 'http://example.com/' }), 400, /https/);
-    assert.deepEqual(expectStatus(await owner.api.delete(`/v1/webhooks/${hook.id}`), 200), { id: hook.id, deleted: true });
+    assert.deepEqual(expectStatus(await owner.api.delete(`/v1/webhooks/${hook.id}`), 200), {
+      id: hook.id,
+      deleted: true,
+    });
     expectError(await owner.api.get(`/v1/webhooks/${hook.id}`), 404, `Webhook ${hook.id} not found.`);
   });
 

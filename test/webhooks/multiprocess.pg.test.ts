@@ -33,7 +33,10 @@ test(
     const database = await tempDatabase();
     // A flaky receiver: one answer in four is a 500 (so there are retries), each takes a few ms.
     let answered = 0;
-    const receiver = await startReceiver(() => ({ status: ++answered % 4 === 0 ? 500 : 200, delayMs: 5 + (answered % 20) }));
+    const receiver = await startReceiver(() => ({
+      status: ++answered % 4 === 0 ? 500 : 200,
+      delayMs: 5 + (answered % 20),
+    }));
     const servers: Serving[] = [];
     try {
       servers.push(await serve(database.url, ENV));
@@ -61,7 +64,10 @@ test(
 
       const byMessage = new Map<string, Received[]>();
       for (const request of receiver.requests) {
-        byMessage.set(`${request.path} ${request.webhookId}`, [...(byMessage.get(`${request.path} ${request.webhookId}`) ?? []), request]);
+        byMessage.set(`${request.path} ${request.webhookId}`, [
+          ...(byMessage.get(`${request.path} ${request.webhookId}`) ?? []),
+          request,
+        ]);
       }
       for (const [message, requests] of byMessage) {
         for (let i = 0; i < requests.length; i++) {

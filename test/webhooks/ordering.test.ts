@@ -49,7 +49,11 @@ describe(`delivery order and bounds (${TEST_STORE})`, () => {
     );
     await waitFor('13 deliveries', () => receiver.requests.length === 13, 20_000);
     const ids = receiver.requests.map((r) => Number(r.webhookId.slice(4)));
-    assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'arrived in event order');
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+      'arrived in event order',
+    );
     assert.equal(mostAtOnce(receiver), 1);
   });
 

@@ -28,7 +28,8 @@ describe(`a receiver that is down for a while (${TEST_STORE})`, () => {
     const webhook = await createWebhook(owner.api, `${receiver.url}/down`);
     upAt = Date.now() + OUTAGE_MS;
     const tasks = [];
-    for (let n = 0; n < 5; n++) tasks.push(expectStatus(await owner.api.post('/v1/tasks', { title: `During ${n}` }), 201));
+    for (let n = 0; n < 5; n++)
+      tasks.push(expectStatus(await owner.api.post('/v1/tasks', { title: `During ${n}` }), 201));
 
     const deliveries = await waitFor(
       'every delivery to succeed',

@@ -74,12 +74,10 @@ describe(`the SSRF guard (${TEST_STORE})`, () => {
   test('an attempt connects to the address that was checked, not to what the name would resolve to now', async () => {
     // The name cannot resolve at all: only the checked address, handed to the socket, reaches the receiver.
     const url = new URL(`http://rebound.tasklane.invalid:${port}/pinned`);
-    const outcome = await post(
-      { url, address: '127.0.0.1', family: 4 },
-      { 'content-type': 'application/json' },
-      '{}',
-      { ms: 5000, timeoutMs: 5000 },
-    );
+    const outcome = await post({ url, address: '127.0.0.1', family: 4 }, { 'content-type': 'application/json' }, '{}', {
+      ms: 5000,
+      timeoutMs: 5000,
+    });
     assert.equal(outcome.error, null);
     assert.equal(outcome.status, 204);
     const [arrived] = receiver.requests.filter((r) => r.path === '/pinned');

@@ -105,7 +105,11 @@ export interface CreatedWebhook {
 }
 
 /** Creates a webhook for `api`'s user pointing at `url`. */
-export async function createWebhook(api: Client, url: string, fields: Record<string, unknown> = {}): Promise<CreatedWebhook> {
+export async function createWebhook(
+  api: Client,
+  url: string,
+  fields: Record<string, unknown> = {},
+): Promise<CreatedWebhook> {
   return expectStatus(await api.post('/v1/webhooks', { url, ...fields }), 201);
 }
 

@@ -56,7 +56,10 @@ describe(`what a webhook may show (${TEST_STORE})`, () => {
 
     // Nothing of the private task ever arrived, in any body.
     const all = receiver.requests.filter((r) => r.path === `/${owner.userId}`);
-    assert.ok(all.every((r) => !r.body.includes(marker)), 'the private marker reached the webhook');
+    assert.ok(
+      all.every((r) => !r.body.includes(marker)),
+      'the private marker reached the webhook',
+    );
     assert.ok(
       bodies().every((b) => b.data.id !== secretTask.id && b.data.id !== hidden.id),
       `events of objects the owner cannot read were sent: ${JSON.stringify(bodies())}`,

@@ -81,9 +81,7 @@ export function webhooks(dialect: DialectName): Migration {
         .execute();
 
       await withSerialId(db.schema.createTable('webhook_attempts'), dialect)
-        .addColumn('delivery_id', 'integer', (c) =>
-          c.notNull().references('webhook_deliveries.id').onDelete('cascade'),
-        )
+        .addColumn('delivery_id', 'integer', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
         .addColumn('attempted_at', 'text', (c) => c.notNull())
         .addColumn('duration_ms', 'integer', (c) => c.notNull())
         .addColumn('status_code', 'integer')
@@ -96,7 +94,11 @@ export function webhooks(dialect: DialectName): Migration {
         .on('webhook_attempts')
         .columns(['delivery_id', 'id'])
         .execute();
-      await db.schema.createIndex('webhook_attempts_time_idx').on('webhook_attempts').columns(['attempted_at']).execute();
+      await db.schema
+        .createIndex('webhook_attempts_time_idx')
+        .on('webhook_attempts')
+        .columns(['attempted_at'])
+        .execute();
     },
   };
 }
