@@ -3,7 +3,8 @@
  * most talkative) while keys and passwords go through every path that handles them: admin
  * commands (success and failure), password sign-in (right, wrong, malformed JSON, too long),
  * requests with a valid, unknown, mistyped and revoked key, key creation and revocation through
- * the web app API and the CLI, a password change, a request that is not valid HTTP, and requests
+ * the web app API and the CLI, webhook secrets made, rotated and signed with (and the server's
+ * sealing key), a password change, a request that is not valid HTTP, and requests
  * that fail with a 500 while carrying a key or a password. Then no secret may appear in the
  * server's stdout or stderr, or in any admin command's stderr (or stdout, apart from
  * `key create`, whose output is the one place a key is shown), as text or encoded.
@@ -19,7 +20,7 @@ import { openStore, type Store } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { upsertMember } from '../src/team/teams.repository.js';
 import { createTeam } from '../src/team/team.service.js';
-import { tempDatabase, type TempDatabase } from './harness.js';
+import { tempDatabase, TEST_WEBHOOK_ENV, type TempDatabase } from './harness.js';
 import { cliEnv, killAll, runCli, serve, TIMEOUT, type Run, type Serving } from './processes.js';
 
 const PASSWORD = `first ${randomBytes(9).toString('base64url')}`;
@@ -124,7 +125,8 @@ describe('no key or password in any log', { timeout: TIMEOUT }, () => {
     const second = await insertKey(store.db, { teamId: team.id, userId: user.id, name: 'second', expiresAt });
     keys.push(first.key, second.key);
 
-    server = await serve(database.url, { LOG_LEVEL: 'trace' });
+    server = await serve(database.url, { LOG_LEVEL: 'trace', ...TEST_WEBHOOK_ENV, WEBHOOK_DELIVERY: 'on' });
+    otherSecrets.push(TEST_WEBHOOK_ENV.WEBHOOK_SECRET_KEY);
     const url = server.url;
 
     // Password sign-in: wrong, malformed JSON, too long, right.
@@ -162,6 +164,26 @@ describe('no key or password in any log', { timeout: TIMEOUT }, () => {
     assert.equal((await call(url, 'GET', '/v1/api-keys', { headers: session })).status, 200);
     assert.equal((await call(url, 'DELETE', `/v1/api-keys/${made.json.id}`, { headers: session })).status, 200);
     assert.equal((await withKey(made.json.key)).status, 401);
+    // A webhook made with the session and a key, its secret rotated, and an attempt that fails.
+    const hook = await call(url, 'POST', '/v1/webhooks', {
+      headers: session,
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/logs' }),
+    });
+    assert.equal(hook.status, 201, hook.text);
+    const rotated = await call(url, 'POST', `/v1/webhooks/${hook.json.id}/rotate-secret`, {
+      headers: { 'x-api-key': second.key },
+    });
+    assert.equal(rotated.status, 200, rotated.text);
+    for (const secret of [hook.json.secret, rotated.json.secret]) otherSecrets.push(secret, secret.slice(6));
+    const tested = await call(url, 'POST', `/v1/webhooks/${hook.json.id}/test`, {
+      headers: { 'x-api-key': second.key },
+    });
+    assert.equal(tested.status, 202, tested.text);
+    for (let tries = 0; tries < 100; tries++) {
+      const log = await call(url, 'GET', `/v1/webhooks/${hook.json.id}/deliveries`, { headers: session });
+      if (log.json?.[0]?.attempts.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await cli(true, 'key', 'revoke', '--id', first.id);
     assert.equal((await withKey(first.key)).status, 401);
 
