@@ -30,7 +30,8 @@ export interface Workspace {
   close(): Promise<void>;
 }
 
-export async function startWorkspace(): Promise<Workspace> {
+/** `env`: more settings for the server (a suite's webhooks, say). */
+export async function startWorkspace(env: Record<string, string> = {}): Promise<Workspace> {
   const database: TempDatabase = await tempDatabase();
   const url = database.url;
   const rocket = await admin(url, 'org', 'create', '--name', 'Rocket');
@@ -50,7 +51,7 @@ export async function startWorkspace(): Promise<Workspace> {
 
   let server: Serving | undefined;
   try {
-    server = await serve(url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error' });
+    server = await serve(url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error', ...env });
   } catch (error) {
     await database.remove();
     throw error;

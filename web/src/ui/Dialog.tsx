@@ -6,9 +6,11 @@ interface Props {
   title: string;
   onClose: () => void;
   children: ComponentChildren;
+  /** Room for a table or a log (the delivery log), not just a form. */
+  wide?: boolean;
 }
 
-export function Dialog({ title, onClose, children }: Props) {
+export function Dialog({ title, onClose, children, wide = false }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -17,7 +19,7 @@ export function Dialog({ title, onClose, children }: Props) {
     return () => opener?.focus?.(); // back to whatever opened it
   }, []);
   return (
-    <dialog ref={dialog} class="dialog" aria-labelledby={titleId} onClose={onClose}>
+    <dialog ref={dialog} class={wide ? 'dialog dialog-wide' : 'dialog'} aria-labelledby={titleId} onClose={onClose}>
       <header class="dialog-header">
         <h2 id={titleId}>{title}</h2>
         <button type="button" class="button-quiet" aria-label="Close" onClick={() => dialog.current?.close()}>

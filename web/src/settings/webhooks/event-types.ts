@@ -1,0 +1,22 @@
+/** The event types a webhook can get, as a person reads them. */
+import { CHANGE_EVENT_TYPES, type ChangeEventType } from '@contract/enums';
+
+export const EVENT_TYPES = CHANGE_EVENT_TYPES;
+
+const LABELS: Record<ChangeEventType, string> = {
+  'taskList.created': 'List created',
+  'taskList.updated': 'List changed',
+  'taskList.archived': 'List archived',
+  'taskList.unarchived': 'List unarchived',
+  'task.created': 'Task created',
+  'task.updated': 'Task changed',
+  'task.deleted': 'Task deleted',
+};
+
+/** "Task created" ("Test" for a test delivery), or the type itself for one the app does not know. */
+export const labelOf = (type: string): string =>
+  type === 'webhook.test' ? 'Test' : (LABELS[type as ChangeEventType] ?? type);
+
+/** "All events", or the chosen ones by name. */
+export const describeEventTypes = (types: readonly string[] | null): string =>
+  types === null ? 'All events' : types.map(labelOf).join(', ');
