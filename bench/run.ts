@@ -9,8 +9,9 @@ import { eventsBenchmark } from './events.js';
 import { httpBenchmark } from './http.js';
 import { signInBenchmark } from './sign-in.js';
 import { runMain, writeSection, type Benchmark } from './support.js';
+import { webhooksBenchmark } from './webhooks.js';
 
-const BENCHMARKS: Benchmark[] = [eventsBenchmark, httpBenchmark, signInBenchmark];
+const BENCHMARKS: Benchmark[] = [eventsBenchmark, httpBenchmark, signInBenchmark, webhooksBenchmark];
 
 /** Whatever happens, nothing outlives this run. */
 const WATCHDOG_MS = 20 * 60_000;
