@@ -11,7 +11,7 @@ import { killAll, printedKey, serve, type Serving } from '../processes.js';
 import { startReceiver, waitFor, type Received } from './support.js';
 
 const PROCESSES = 3;
-const TASKS = 150;
+const TASKS = 100;
 const MAX_IN_FLIGHT = 2;
 const ENV = {
   ...TEST_WEBHOOK_ENV,
