@@ -53,26 +53,27 @@ export interface Claim {
 export async function claimDue(store: Store, options: ClaimOptions): Promise<Claim> {
   const now = options.now.toISOString();
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs).toISOString();
+  // Outside the transaction: a poll that finds nothing (the usual case) costs one statement.
+  const withWork = await store.db
+    .selectFrom('webhooks as w')
+    .select('w.id')
+    .where('w.enabled', '=', 1)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('webhook_deliveries as d')
+          .select('d.id')
+          .whereRef('d.webhook_id', '=', 'w.id')
+          .where('d.status', '=', 'pending')
+          .where('d.next_attempt_at', '<=', now)
+          .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)])),
+      ),
+    )
+    // Random, so that endpoints with work share the claims fairly however many there are.
+    .orderBy(sql`random()`)
+    .limit(options.limit)
+    .execute();
+  if (withWork.length === 0) return { claimed: [], contended: false };
   return store.transaction(async (trx) => {
-    const withWork = await trx
-      .selectFrom('webhooks as w')
-      .select('w.id')
-      .where('w.enabled', '=', 1)
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('webhook_deliveries as d')
-            .select('d.id')
-            .whereRef('d.webhook_id', '=', 'w.id')
-            .where('d.status', '=', 'pending')
-            .where('d.next_attempt_at', '<=', now)
-            .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)])),
-        ),
-      )
-      // Random, so that endpoints with work share the claims fairly however many there are.
-      .orderBy(sql`random()`)
-      .limit(options.limit)
-      .execute();
-    if (withWork.length === 0) return { claimed: [], contended: false };
     const endpoints = await claimSkippingLocked(
       trx,
       trx
