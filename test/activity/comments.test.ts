@@ -76,7 +76,11 @@ describe(`comments (${TEST_STORE})`, () => {
         expectError(await owner.api.post(path, { body }), 400, BODY_RULE);
       }
       // As for descriptions, a size limit is named with its number.
-      expectError(await owner.api.post(path, { body: 'x'.repeat(20_001) }), 400, 'body must be at most 20,000 characters long.');
+      expectError(
+        await owner.api.post(path, { body: 'x'.repeat(20_001) }),
+        400,
+        'body must be at most 20,000 characters long.',
+      );
       expectError(await owner.api.post(path, {}), 400, 'body is required.');
       expectError(await owner.api.post(path, { body: 'a\u0000b' }), 400, /NUL characters/);
       // The limit counts characters (code points), as for descriptions.
@@ -113,7 +117,11 @@ describe(`comments (${TEST_STORE})`, () => {
       const first = await comment(author, task.id, 'Mine');
       const path = (c: { id: number }) => `/v1/tasks/${task.id}/comments/${c.id}`;
       for (const someone of [peer, admin, team.owner]) {
-        expectError(await someone.api.patch(path(first), { body: 'Theirs' }), 403, 'Only its author may edit a comment.');
+        expectError(
+          await someone.api.patch(path(first), { body: 'Theirs' }),
+          403,
+          'Only its author may edit a comment.',
+        );
       }
       expectError(
         await peer.api.delete(path(first)),

@@ -34,7 +34,11 @@ describe(`${TEST_STORE}: activity and comments racing each other`, () => {
       }));
       const answers = await together(server.url, sent);
       const context = `round ${round}: ${answers.map((a, i) => show(sent[i]!, a)).join(' | ')}`;
-      assert.deepEqual(statuses(answers), titles.map(() => 200), context);
+      assert.deepEqual(
+        statuses(answers),
+        titles.map(() => 200),
+        context,
+      );
       const chain = (await activityOf(owner, task.id)).filter((e) => e.kind === 'task.updated').reverse();
       assert.equal(chain.length, titles.length, context);
       assert.deepEqual(chain.map((e) => e.changes.title!.to).sort(), [...titles].sort(), context);
@@ -53,8 +57,18 @@ describe(`${TEST_STORE}: activity and comments racing each other`, () => {
     const mate = await team.member();
     for (let round = 0; round < ROUNDS; round++) {
       const task = await newTask(team.owner, { title: 'same', priority: 'low' });
-      const bodies = [{ title: `renamed ${round}` }, { priority: 'high' }, { dueDate: '2031-01-02' }, { assigneeIds: [mate.userId] }];
-      const sent: Sent[] = bodies.map((body) => ({ method: 'PATCH', path: `/v1/tasks/${task.id}`, key: team.owner.key, body }));
+      const bodies = [
+        { title: `renamed ${round}` },
+        { priority: 'high' },
+        { dueDate: '2031-01-02' },
+        { assigneeIds: [mate.userId] },
+      ];
+      const sent: Sent[] = bodies.map((body) => ({
+        method: 'PATCH',
+        path: `/v1/tasks/${task.id}`,
+        key: team.owner.key,
+        body,
+      }));
       const answers = await together(server.url, sent);
       const context = `round ${round}: ${answers.map((a, i) => show(sent[i]!, a)).join(' | ')}`;
       assert.deepEqual(statuses(answers), [200, 200, 200, 200], context);
@@ -105,15 +119,22 @@ describe(`${TEST_STORE}: activity and comments racing each other`, () => {
       const task = await newTask(owner);
       const sent: Sent[] = [
         { method: 'DELETE', path: `/v1/tasks/${task.id}`, key: owner.key },
-        ...[1, 2, 3].map(
-          (i): Sent => ({ method: 'POST', path: `/v1/tasks/${task.id}/comments`, key: owner.key, body: { body: `c${i}` } }),
-        ),
+        ...[1, 2, 3].map((i): Sent => ({
+          method: 'POST',
+          path: `/v1/tasks/${task.id}/comments`,
+          key: owner.key,
+          body: { body: `c${i}` },
+        })),
       ];
       const answers = await together(server.url, sent);
       const context = `round ${round}: ${answers.map((a, i) => show(sent[i]!, a)).join(' | ')}`;
       assert.equal(answers[0]!.status, 200, context);
       for (const answer of answers.slice(1)) assert.ok([201, 404].includes(answer.status), context);
-      const left = await server.store.db.selectFrom('task_comments').select('id').where('task_id', '=', task.id).execute();
+      const left = await server.store.db
+        .selectFrom('task_comments')
+        .select('id')
+        .where('task_id', '=', task.id)
+        .execute();
       assert.deepEqual(left, [], context);
     }
   });
