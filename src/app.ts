@@ -36,6 +36,8 @@ import { statusesRoutes } from './statuses/statuses.routes.js';
 import { teamRoutes } from './team/team.routes.js';
 import { isDatabaseUnavailable } from './storage/errors.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
+import { activityRoutes } from './activity/activity.routes.js';
+import { commentsRoutes } from './comments/comments.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,7 +60,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     perProcess: config.eventsMaxStreams,
   });
   /** Every /v1 route module, in one list: grep here to find an endpoint. */
-  const v1Routes = [teamRoutes, listsRoutes, statusesRoutes, tasksRoutes, keysRoutes, eventsRoutes(hub, streamLimits)];
+  const v1Routes = [
+    teamRoutes,
+    listsRoutes,
+    statusesRoutes,
+    tasksRoutes,
+    activityRoutes,
+    commentsRoutes,
+    keysRoutes,
+    eventsRoutes(hub, streamLimits),
+  ];
 
   const app = Fastify({
     logger: { level: config.logLevel, redact: LOG_REDACTION },

@@ -1,6 +1,6 @@
 /**
  * A small world to probe authorization in: a team whose owner has a private list (shared with
- * one teammate) and a task on it, a teammate with no access to either, and a user of another
+ * one teammate) and a task on it (with a comment), a teammate with no access to either, and a user of another
  * team. Every actor has an API key, a web session and a password. The private objects carry
  * marker strings, so any response can be searched for a leak.
  */
@@ -33,6 +33,8 @@ export interface World {
   stranger: WorldActor;
   listId: number;
   taskId: number;
+  /** The owner's comment on the task (its body holds `listMarker`). */
+  commentId: number;
   /** The team's default status. */
   statusId: number;
   /** A second key of the owner's, for routes that name a key (revoking it leaves `owner.key` working). */
@@ -77,6 +79,10 @@ export async function createWorld(server: TestServer): Promise<World> {
     }),
     201,
   );
+  const comment = expectStatus(
+    await owner.api.post(`/v1/tasks/${task.id}/comments`, { body: `Comment ${listMarker}` }),
+    201,
+  );
   const statuses = await listStatuses(server.store.db, team.id);
   const statusId = statuses.find((s) => s.isDefault)?.id ?? statuses[0]!.id;
   // Every key has been used once: later requests do not write its first `last used` time.
@@ -91,6 +97,7 @@ export async function createWorld(server: TestServer): Promise<World> {
     stranger,
     listId: list.id,
     taskId: task.id,
+    commentId: comment.id,
     statusId,
     spareKeyId: spare.record.id,
     listMarker,

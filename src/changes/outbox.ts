@@ -4,6 +4,7 @@
  * exists exactly when its change committed, and a client that reconnects can catch up.
  */
 import type { QueryCreator } from 'kysely';
+import { activityValues, insertActivity, type NewActivity } from '../activity/activity.repository.js';
 import type { ChangeEventType } from '../contract/enums.js';
 import { afterCommit } from '../storage/database.js';
 import { chainsWrites, listParam, listValues, type ListParam } from '../storage/dialect.js';
@@ -17,9 +18,14 @@ export interface NewEvent {
   teamId: string;
   type: EventType;
   /** Ids only: what every recipient may read anyway. */
-  data: { listId: number } | { taskId: number };
+  data: { listId: number } | { taskId: number } | { taskId: number; commentId: number };
   /** Users who may read the object (for a deletion: who could just before). */
   audience: Iterable<string>;
+  /**
+   * The task's activity entry for this change (activity.repository.ts), written with the event:
+   * in the same statement on PostgreSQL, so recording it costs no round trip.
+   */
+  activity?: NewActivity;
 }
 
 export interface StoredEvent {
@@ -46,6 +52,8 @@ const numberTask = prepared((db, p: { taskId: number; number: number }) =>
   db.updateTable('tasks').set({ number: p.number }).where('id', '=', p.taskId),
 );
 
+const insertActivityRow = prepared(insertActivity);
+
 const insertEvent = prepared((db, p: { teamId: string; seq: number; type: string; data: string; createdAt: string }) =>
   db
     .insertInto('events')
@@ -64,24 +72,42 @@ const insertRecipients = prepared((db, p: { eventId: number; userIds: ListParam 
     ),
 );
 
+type OneStatementValues = {
+  teamId: string;
+  tasks: number;
+  taskId: number | null;
+  type: string;
+  data: string;
+  createdAt: string;
+  userIds: ListParam;
+};
+
+/** An activity entry's values as parameters of their own (a prepared query's parameters are flat). */
+type ActivityParams = {
+  activityTaskId: number;
+  activityActorId: string | null;
+  activityKind: string;
+  activityChanges: string;
+};
+
 /**
- * The same writes as `bumpCounters`, `numberTask`, `insertEvent` and `insertRecipients`, in
- * one statement (see `chainsWrites`).
+ * The same writes as `bumpCounters`, `numberTask`, `insertEvent` and `insertRecipients` (and,
+ * `withActivity`, the change's activity entry), in one statement (see `chainsWrites`).
  */
-const recordInOneStatement = prepared(
-  (
-    db,
-    p: {
-      teamId: string;
-      tasks: number;
-      taskId: number | null;
-      type: string;
-      data: string;
-      createdAt: string;
-      userIds: ListParam;
-    },
-  ) =>
-    db
+const recordInOneStatement = (withActivity: boolean) =>
+  prepared((db, p: OneStatementValues & ActivityParams) => {
+    const activity = {
+      taskId: p.activityTaskId,
+      actorId: p.activityActorId,
+      kind: p.activityKind,
+      changes: p.activityChanges,
+      createdAt: p.createdAt,
+    };
+    // PostgreSQL runs every data-modifying WITH to completion, whether the query reads it or not.
+    const start: QueryCreator<Tables> = withActivity
+      ? (db.with('activity', (cte) => insertActivity(cte, activity)) as unknown as QueryCreator<Tables>)
+      : db;
+    return start
       .with('team', (cte) => updateCounters(cte, p))
       .with('numbered', (db) =>
         db
@@ -120,8 +146,11 @@ const recordInOneStatement = prepared(
           ),
       )
       .selectFrom('team')
-      .select(['team.task_counter', 'team.event_counter']),
-);
+      .select(['team.task_counter', 'team.event_counter']);
+  });
+
+const recordEventInOneStatement = recordInOneStatement(false);
+const recordEventAndActivityInOneStatement = recordInOneStatement(true);
 
 /**
  * Writes an event inside the change's transaction; once it commits, the publisher announces it.
@@ -152,10 +181,21 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     createdAt: new Date().toISOString(),
     userIds: listParam(trx, [...new Set(event.audience)]),
   };
+  const activity = event.activity && activityValues(event.activity, values.createdAt);
   let counters: { task_counter: number; event_counter: number };
   if (chainsWrites(trx)) {
-    [counters] = (await recordInOneStatement(trx, { ...values, taskId: numberedTaskId })) as [typeof counters];
+    const statement = activity ? recordEventAndActivityInOneStatement : recordEventInOneStatement;
+    const params = {
+      ...values,
+      taskId: numberedTaskId,
+      activityTaskId: activity?.taskId ?? 0,
+      activityActorId: activity?.actorId ?? null,
+      activityKind: activity?.kind ?? '',
+      activityChanges: activity?.changes ?? '',
+    };
+    [counters] = (await statement(trx, params)) as [typeof counters];
   } else {
+    if (activity) await insertActivityRow(trx, activity);
     [counters] = (await bumpCounters(trx, values)) as [typeof counters];
     if (numberedTaskId !== null) await numberTask(trx, { taskId: numberedTaskId, number: counters.task_counter });
     const [inserted] = await insertEvent(trx, { ...values, seq: counters.event_counter });

@@ -13,3 +13,5 @@ export * from './sessions.js';
 export * from './statuses.js';
 export * from './tasks.js';
 export * from './team.js';
+export * from './activity.js';
+export * from './comments.js';

@@ -146,6 +146,31 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
+/** One committed change of a task (migration 0012; see activity/). */
+export interface TaskActivityTable {
+  id: Generated<number>;
+  task_id: number;
+  /** Null: an operator's change (`tasklane admin`). */
+  actor_id: string | null;
+  kind: string;
+  /** JSON: {"<field>": {"from", "to"}}, people and lists by id. */
+  changes: string;
+  created_at: string;
+}
+
+/** A comment on a task (migration 0012; see comments/). */
+export interface TaskCommentsTable {
+  id: Generated<number>;
+  task_id: number;
+  author_id: string;
+  /** CommonMark source. */
+  body: string;
+  created_at: string;
+  updated_at: string;
+  /** Bumped on every edit; the basis of ETags. */
+  version: Generated<number>;
+}
+
 export interface Tables {
   teams: TeamsTable;
   users: UsersTable;
@@ -161,6 +186,8 @@ export interface Tables {
   event_recipients: EventRecipientsTable;
   sessions: SessionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  task_activity: TaskActivityTable;
+  task_comments: TaskCommentsTable;
 }
 
 /** A connection or a transaction: repositories accept either. */
@@ -173,3 +200,5 @@ export type StatusRow = Selectable<TaskStatusesTable>;
 export type ListRow = Selectable<TaskListsTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type NewTask = Insertable<TasksTable>;
+export type ActivityRow = Selectable<TaskActivityTable>;
+export type CommentRow = Selectable<TaskCommentsTable>;

@@ -12,6 +12,7 @@ export function refKindOf(name: string, schema: JsonSchema): RefKind | undefined
   if (/password/i.test(name)) return 'password';
   if (/^email$/i.test(name)) return 'email';
   if (!isIdLike(name, schema)) return undefined;
+  if (/comment/i.test(name)) return 'comment';
   if (/status/i.test(name)) return 'status';
   if (/list/i.test(name)) return 'list';
   if (/task|parent/i.test(name)) return 'task';
@@ -90,7 +91,8 @@ function validNumber(schema: JsonSchema, integer: boolean, kind: RefKind | undef
   const numbers: fc.Arbitrary<Value> = integer
     ? fc.oneof(fc.integer({ min, max: Math.min(max, min + 20) }), fc.integer({ min, max }))
     : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
-  const refs = kind === 'list' || kind === 'task' || kind === 'status' ? [fc.constant(new Ref(kind))] : [];
+  const refs =
+    kind === 'list' || kind === 'task' || kind === 'comment' || kind === 'status' ? [fc.constant(new Ref(kind))] : [];
   return refs.length > 0 ? fc.oneof({ weight: 3, arbitrary: refs[0]! }, { weight: 1, arbitrary: numbers }) : numbers;
 }
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 
-export type RefKind = 'list' | 'task' | 'status' | 'user' | 'team' | 'key' | 'email' | 'password';
+export type RefKind = 'list' | 'task' | 'comment' | 'status' | 'user' | 'team' | 'key' | 'email' | 'password';
 
 /** A real object of the fixture, by kind. */
 export class Ref {
