@@ -42,10 +42,7 @@ interface Props {
 }
 
 type Mode =
-  | { kind: 'view' }
-  | { kind: 'opening' }
-  | { kind: 'edit' }
-  | { kind: 'conflict'; theirs: string; etag: string | null };
+  { kind: 'view' } | { kind: 'opening' } | { kind: 'edit' } | { kind: 'conflict'; theirs: string; etag: string | null };
 
 const isStatus = (failure: unknown, status: number) => failure instanceof ApiError && failure.status === status;
 

@@ -18,7 +18,17 @@ interface Props {
   readOnly?: boolean;
 }
 
-export function MarkdownField({ label, value, onInput, onSubmit, maxLength, rows = 5, placeholder, focus, readOnly }: Props) {
+export function MarkdownField({
+  label,
+  value,
+  onInput,
+  onSubmit,
+  maxLength,
+  rows = 5,
+  placeholder,
+  focus,
+  readOnly,
+}: Props) {
   const [tab, setTab] = useState<'write' | 'preview'>('write');
   return (
     <div class="markdown-field">

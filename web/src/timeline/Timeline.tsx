@@ -49,7 +49,9 @@ export function Timeline({ task }: { task: TaskDetail }) {
   }, []);
 
   const present = new Set(timeline.comments.map((comment) => comment.id));
-  const kept = [...editing].flatMap((commentId) => (present.has(commentId) ? [] : (lastSeen.current.get(commentId) ?? [])));
+  const kept = [...editing].flatMap((commentId) =>
+    present.has(commentId) ? [] : (lastSeen.current.get(commentId) ?? []),
+  );
   const comments = kept.length ? [...timeline.comments, ...kept] : timeline.comments;
   const { entries } = timeline.activity;
   const items = useMemo(() => buildTimeline(entries, comments), [entries, comments]);
@@ -61,8 +63,7 @@ export function Timeline({ task }: { task: TaskDetail }) {
     priorityLabel: (priority) => PRIORITY_LABELS[priority],
     commentAuthor: (commentId) => authors.get(commentId),
     commentShown: (commentId) => present.has(commentId),
-    taskName: (taskId) =>
-      task.parent?.id === taskId ? `#${task.parent.number} ${task.parent.title}` : undefined,
+    taskName: (taskId) => (task.parent?.id === taskId ? `#${task.parent.number} ${task.parent.title}` : undefined),
   };
 
   return (

@@ -46,7 +46,8 @@ export function plainText(parts: readonly Part[]): string {
 /** The entry as a sentence: who, then what they did (each change of the entry, joined). */
 export function describeEntry(entry: ActivityEntry, reader: Reader): Part[] {
   const actor = entry.actor;
-  const subject: Part = actor === null ? 'An administrator' : actor.id === reader.userId ? 'You' : { strong: actor.name };
+  const subject: Part =
+    actor === null ? 'An administrator' : actor.id === reader.userId ? 'You' : { strong: actor.name };
   const what = joinParts(predicates(entry, reader));
   return [subject, ' ', ...what];
 }

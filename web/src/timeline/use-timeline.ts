@@ -93,7 +93,13 @@ export function useTimeline(taskId: number) {
       const comments = await commentsFor(taskId, activity);
       // Changed meanwhile by this person: the comments on screen are newer than these.
       const fresh = localChanges.current === changesBefore;
-      update((data) => ({ ...data, activity, comments: fresh ? comments : data.comments, loadingOlder: false, error: null }));
+      update((data) => ({
+        ...data,
+        activity,
+        comments: fresh ? comments : data.comments,
+        loadingOlder: false,
+        error: null,
+      }));
     });
   }, [taskId]);
 
@@ -101,7 +107,10 @@ export function useTimeline(taskId: number) {
   const putComment = useCallback(
     (comment: Comment) => {
       localChanges.current++;
-      update((data) => ({ ...data, comments: [...data.comments.filter((c) => c.id !== comment.id), comment].sort(byId) }));
+      update((data) => ({
+        ...data,
+        comments: [...data.comments.filter((c) => c.id !== comment.id), comment].sort(byId),
+      }));
       refreshSoon();
     },
     [refreshSoon],
