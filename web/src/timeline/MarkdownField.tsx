@@ -4,7 +4,7 @@ import { MarkdownView } from '../detail/MarkdownView';
 import { focusOnMount } from '../ui/focus';
 
 interface Props {
-  /** The text box's accessible name; the tabs are named after it. */
+  /** The text box's accessible name. */
   label: string;
   value: string;
   onInput: (value: string) => void;
@@ -32,7 +32,7 @@ export function MarkdownField({
   const [tab, setTab] = useState<'write' | 'preview'>('write');
   return (
     <div class="markdown-field">
-      <div class="tabs" role="group" aria-label={`${label}: write or preview`}>
+      <div class="tabs" role="group" aria-label="Editor view">
         <button type="button" class="tab" aria-pressed={tab === 'write'} onClick={() => setTab('write')}>
           Write
         </button>
@@ -61,7 +61,7 @@ export function MarkdownField({
         </label>
       ) : (
         <div class="preview">
-          <MarkdownView source={value} emptyText="Nothing to preview." label={`${label}: preview`} />
+          <MarkdownView source={value} emptyText="Nothing to preview." label="Preview" />
         </div>
       )}
     </div>
