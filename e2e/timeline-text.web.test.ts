@@ -257,29 +257,29 @@ describe('the timeline joins pages of activity and comments', () => {
 
   test('a fresh newest page that reaches what is held keeps the older entries', () => {
     const held = { entries: page(5, 4, 3), hasOlder: true };
-    const joined = model.joinNewest(held, page(7, 6, 5), 3);
+    const joined = model.joinNewest(held, page(7, 6, 5, 4), 3);
     assert.deepEqual(ids(joined), [7, 6, 5, 4, 3]);
     assert.equal(joined.hasOlder, true);
   });
 
-  test('a newest page shorter than a page is the whole activity', () => {
-    const joined = model.joinNewest({ entries: page(2, 1), hasOlder: false }, page(3, 2, 1), 5);
+  test('a newest page with no entry beyond the page is the whole activity', () => {
+    const joined = model.joinNewest({ entries: page(2, 1), hasOlder: false }, page(3, 2, 1), 3);
     assert.deepEqual(ids(joined), [3, 2, 1]);
-    assert.equal(joined.hasOlder, false);
+    assert.equal(joined.hasOlder, false, 'exactly a page: nothing older to offer');
   });
 
   test('when more happened meanwhile than a page holds, the held entries are dropped, not shown with a gap', () => {
-    const joined = model.joinNewest({ entries: page(3, 2, 1), hasOlder: false }, page(9, 8, 7), 3);
+    const joined = model.joinNewest({ entries: page(3, 2, 1), hasOlder: false }, page(9, 8, 7, 6), 3);
     assert.deepEqual(ids(joined), [9, 8, 7]);
     assert.equal(joined.hasOlder, true, 'the dropped ones load again as older');
   });
 
-  test('an older page goes after what is held; a short one is the last', () => {
-    const more = model.joinOlder({ entries: page(9, 8), hasOlder: true }, page(7, 6), 2);
-    assert.deepEqual(ids(more), [9, 8, 7, 6]);
+  test('an older page goes after what is held; one with no entry beyond the page is the last', () => {
+    const more = model.joinOlder({ entries: page(9, 8), hasOlder: true }, page(7, 6, 5), 2);
+    assert.deepEqual(ids(more), [9, 8, 7, 6], 'the entry beyond the page is only a sign that more remain');
     assert.equal(more.hasOlder, true);
-    const last = model.joinOlder(more, page(5), 2);
-    assert.deepEqual(ids(last), [9, 8, 7, 6, 5]);
+    const last = model.joinOlder(more, page(5, 4), 2);
+    assert.deepEqual(ids(last), [9, 8, 7, 6, 5, 4]);
     assert.equal(last.hasOlder, false);
   });
 

@@ -204,6 +204,23 @@ describeInBrowser('a task’s timeline in a real browser', () => {
     assert.equal(await adas.getByRole('button').count(), 0, 'no Edit or Delete on another’s comment');
   });
 
+  it('reads on a phone-sized screen: nothing sticks out sideways', async () => {
+    const phone = await openPage(run, workspace.ben, undefined, { width: 390, height: 844 });
+    try {
+      await phone.goto(`/tasks/${taskId}`);
+      await visible(commentBy(phone, 'Ada Lovelace', 'booked for 18:00'));
+      await visible(composerOf(phone));
+      await screenshot(phone, '15-phone-timeline');
+      await expectLabelled(phone, 'the timeline on a phone');
+      const overflow = await phone.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
+      assert.equal(overflow, 0, 'nothing sticks out sideways');
+    } finally {
+      await phone.context().close();
+    }
+  });
+
   it('older activity loads on demand when there is more than a page', async () => {
     // Sixty changes push the task's creation beyond the first page (50 entries).
     for (let i = 0; i < 60; i++) {

@@ -26,24 +26,27 @@ export function commentIdOf(entry: ActivityEntry): number | null {
 }
 
 /**
- * Joins the newest page (just fetched, newest first) to what is held. If the page reaches what
- * is held, the older entries stay; if more happened meanwhile than a page holds, the held
- * entries are dropped (they are no longer next to the newest) and older ones load on demand.
+ * Joins the newest page (just fetched, newest first, asked for one entry more than `pageSize`
+ * so that whether older ones remain is known without another request) to what is held. If the
+ * page reaches what is held, the older entries stay; if more happened meanwhile than a page
+ * holds, the held entries are dropped (they are no longer next to the newest) and older ones
+ * load on demand.
  */
 export function joinNewest(held: LoadedActivity, page: ActivityEntry[], pageSize: number): LoadedActivity {
-  if (page.length < pageSize) return { entries: page, hasOlder: false };
-  const oldestOfPage = page[page.length - 1]!.id;
+  const entries = page.slice(0, pageSize);
+  if (page.length <= pageSize) return { entries, hasOlder: false };
+  const oldestOfPage = entries[entries.length - 1]!.id;
   const newestHeld = held.entries[0]?.id;
-  if (newestHeld === undefined || oldestOfPage > newestHeld) return { entries: page, hasOlder: true };
-  return { entries: [...page, ...held.entries.filter((entry) => entry.id < oldestOfPage)], hasOlder: held.hasOlder };
+  if (newestHeld === undefined || oldestOfPage > newestHeld) return { entries, hasOlder: true };
+  return { entries: [...entries, ...held.entries.filter((entry) => entry.id < oldestOfPage)], hasOlder: held.hasOlder };
 }
 
-/** Adds an older page (fetched `before` the oldest entry held). */
+/** Adds an older page (fetched `before` the oldest entry held, one entry more than `pageSize`). */
 export function joinOlder(held: LoadedActivity, page: ActivityEntry[], pageSize: number): LoadedActivity {
   const oldestHeld = held.entries[held.entries.length - 1]?.id ?? Infinity;
   return {
-    entries: [...held.entries, ...page.filter((entry) => entry.id < oldestHeld)],
-    hasOlder: page.length === pageSize,
+    entries: [...held.entries, ...page.slice(0, pageSize).filter((entry) => entry.id < oldestHeld)],
+    hasOlder: page.length > pageSize,
   };
 }
 
