@@ -75,19 +75,14 @@ export async function recordActivity(db: Db, entry: NewActivity, createdAt = new
   await insertActivityRow(db, activityValues(entry, createdAt));
 }
 
-/** Rows per INSERT of `recordActivities`: 5 columns each, far below either engine's parameter limit. */
-const ROWS_PER_INSERT = 500;
-
-/** Records many entries (an operator's change of many tasks), in statements of many rows. */
+/**
+ * Records many entries (an operator's change of many tasks), one fixed-shape INSERT each: a
+ * multi-row INSERT would have a text per row count, and PostgreSQL connections prepare every
+ * write's text (prepared.ts), which must stay a bounded set.
+ */
 export async function recordActivities(db: Db, entries: readonly NewActivity[]): Promise<void> {
   const createdAt = new Date().toISOString();
-  for (let i = 0; i < entries.length; i += ROWS_PER_INSERT) {
-    const rows = entries.slice(i, i + ROWS_PER_INSERT).map((entry) => {
-      const v = activityValues(entry, createdAt);
-      return { task_id: v.taskId, actor_id: v.actorId, kind: v.kind, changes: v.changes, created_at: v.createdAt };
-    });
-    await db.insertInto('task_activity').values(rows).execute();
-  }
+  for (const entry of entries) await insertActivityRow(db, activityValues(entry, createdAt));
 }
 
 /**

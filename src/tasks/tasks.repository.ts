@@ -1,7 +1,8 @@
 /**
  * Task rows: reads within the caller's team (with whether the caller may access the task), and
  * writes from camelCase values, mapped to columns here (`title_search` included). The service
- * takes from a row only its id, access flag and version (If-Match); the presenter
+ * takes from a row its id, access flag and version (If-Match), and for a change's activity its
+ * fields as they were (task-activity.ts); the presenter
  * (tasks.presenter.ts) shapes it into the API's answers.
  *
  * Missing and forbidden: a read returns undefined for a task that is missing or in another
