@@ -17,7 +17,10 @@
  *   (20% each), 30% in the completed status ("Done"), the rest To do / In progress, 80% with a
  *   due date spread over 2026, half with a description of ~200 characters, 10% subtasks of an
  *   earlier task of the same team; titles "<verb> <adjective> <noun> <n>" from small vocabularies
- *   (each noun in about 10% of titles); RARE_TITLES of them also end in RARE_WORD.
+ *   (each noun in about 10% of titles); RARE_TITLES of them also end in RARE_WORD;
+ * - activity (issue 16): every task has its `task.created` entry; one task in BUSY_EVERY of team A
+ *   has BUSY_ENTRIES in all (changes of fields, assignees, lists and status, and comments), and
+ *   team A's first task has LONG_ENTRIES, for the timeline scenarios.
  * A seeded PRNG makes the same size give the same data.
  */
 import { sql, type Insertable } from 'kysely';
@@ -36,6 +39,13 @@ const LISTS_PER_MEMBER = 20;
 const TASK_ROWS_PER_INSERT = 1_000; // 14 columns: 14,000 parameters (SQLite allows 32,766; PostgreSQL 65,535)
 const LINK_ROWS_PER_INSERT = 5_000;
 const TASKS_PER_TRANSACTION = 50_000;
+const ACTIVITY_ROWS_PER_INSERT = 2_000; // 6 columns: 12,000 parameters
+
+/** One task in BUSY_EVERY of team A has a history of BUSY_ENTRIES entries, more than a page of 50. */
+export const BUSY_EVERY = 100;
+export const BUSY_ENTRIES = 60;
+/** Team A's first task has a history of LONG_ENTRIES entries. */
+export const LONG_ENTRIES = 10_000;
 
 const VERBS = ['Review', 'Write', 'Fix', 'Plan', 'Update', 'Check', 'Draft', 'Prepare', 'Send', 'Test'];
 const ADJECTIVES = ['quarterly', 'urgent', 'new', 'shared', 'final', 'monthly', 'draft', 'public', 'internal', 'small'];
@@ -81,7 +91,9 @@ export interface Dataset {
   filterList: { id: number; openMedium: number };
   /** Tasks of team A assigned to teamA.memberIds[1] whose title contains SEARCH_WORD. */
   searchMatches: number;
-  rows: { tasks: number; assignees: number; listItems: number };
+  /** Team A's tasks with BUSY_ENTRIES entries, and the one with LONG_ENTRIES (with its first and last entry ids). */
+  timeline: { busyTaskIds: number[]; longTask: { id: number; firstEntryId: number; lastEntryId: number } };
+  rows: { tasks: number; assignees: number; listItems: number; activity: number };
   seconds: number;
 }
 
@@ -102,7 +114,7 @@ function zipfSampler(n: number, random: () => number): () => number {
   };
 }
 
-async function insertChunked<T extends 'tasks' | 'task_assignees' | 'task_list_items'>(
+async function insertChunked<T extends 'tasks' | 'task_assignees' | 'task_list_items' | 'task_activity'>(
   db: Db,
   table: T,
   rows: any[],
@@ -194,6 +206,76 @@ async function makeTeam(
   });
 }
 
+type ActivityRow = {
+  id: number;
+  task_id: number;
+  actor_id: string | null;
+  kind: string;
+  changes: string;
+  created_at: string;
+};
+
+/**
+ * The history of a busy task after its creation: `count` entries by its team's members, cycling
+ * through what people change most (status, assignees, lists, due date, title, priority) and
+ * comments, a minute apart. Changes hold what the server would store (activity.repository.ts).
+ */
+function historyOf(
+  taskId: number,
+  team: TeamData,
+  createdAt: string,
+  count: number,
+  random: () => number,
+  nextId: () => number,
+): ActivityRow[] {
+  const rows: ActivityRow[] = [];
+  const { todo, inProgress, done } = team.statuses;
+  const statuses = [
+    { id: todo, name: 'To do' },
+    { id: inProgress, name: 'In progress' },
+    { id: done, name: 'Done' },
+  ];
+  const person = () => team.memberIds[Math.floor(random() * MEMBERS)]!;
+  const list = () => team.listIds[Math.floor(random() * LISTS)]!;
+  const start = Date.parse(createdAt);
+  for (let i = 1; i <= count; i++) {
+    let kind = 'task.updated';
+    let changes: object;
+    switch (i % 7) {
+      case 0:
+        changes = { status: { from: statuses[i % 3]!, to: statuses[(i + 1) % 3]! } };
+        break;
+      case 1:
+        changes = { assignees: { from: [person()], to: [person(), person()] } };
+        break;
+      case 2:
+        changes = { taskLists: { from: [list()], to: [list(), list()] } };
+        break;
+      case 3:
+        changes = { dueDate: { from: '2026-03-01', to: '2026-03-08' } };
+        break;
+      case 4:
+        changes = { title: { from: `Old title ${i}`, to: `New title ${i}` } };
+        break;
+      case 5:
+        changes = { priority: { from: 'low', to: 'high' } };
+        break;
+      default:
+        kind = 'comment.created';
+        changes = { commentId: { from: null, to: 1_000_000 + i } };
+    }
+    rows.push({
+      id: nextId(),
+      task_id: taskId,
+      actor_id: person(),
+      kind,
+      changes: JSON.stringify(changes),
+      created_at: new Date(start + i * 60_000).toISOString(),
+    });
+  }
+  return rows;
+}
+
 /**
  * Creates the schema and fills it. `databaseUrl` must name an empty database (a new SQLite file
  * or a new PostgreSQL database). `onProgress` hears about every committed transaction.
@@ -218,7 +300,11 @@ export async function generateDataset(
     const openMediumPerList = new Map<number, number>();
     const searcher = teamA.memberIds[1]!;
     let searchMatches = 0;
-    const rows = { tasks: 0, assignees: 0, listItems: 0 };
+    const rows = { tasks: 0, assignees: 0, listItems: 0, activity: 0 };
+    let activityId = 0;
+    const nextActivityId = () => ++activityId;
+    const busyTaskIds: number[] = [];
+    let longTask = { id: 1, firstEntryId: 0, lastEntryId: 0 };
     const total = tasksPerTeam * 2;
     const yearStart = Date.UTC(2025, 10, 1);
     const yearMs = 365 * 86_400_000;
@@ -230,6 +316,7 @@ export async function generateDataset(
       const tasks: any[] = [];
       const assignees: { task_id: number; user_id: string }[] = [];
       const listItems: Insertable<TaskListItemsTable>[] = [];
+      const activity: ActivityRow[] = [];
       for (let id = first; id <= last; id++) {
         const t = (id - 1) % 2; // odd ids team A, even ids team B
         const team = teams[t]!;
@@ -269,6 +356,24 @@ export async function generateDataset(
           created_at: createdAt,
           updated_at: createdAt,
         });
+        const createdBy = tasks.at(-1).created_by;
+        activity.push({
+          id: nextActivityId(),
+          task_id: id,
+          actor_id: createdBy,
+          kind: 'task.created',
+          changes: '{}',
+          created_at: createdAt,
+        });
+        if (t === 0 && id === 1) {
+          const firstEntryId = activity.at(-1)!.id;
+          const history = historyOf(id, team, createdAt, LONG_ENTRIES - 1, random, nextActivityId);
+          activity.push(...history);
+          longTask = { id, firstEntryId, lastEntryId: history.at(-1)!.id };
+        } else if (t === 0 && number % BUSY_EVERY === 0) {
+          activity.push(...historyOf(id, team, createdAt, BUSY_ENTRIES - 1, random, nextActivityId));
+          busyTaskIds.push(id);
+        }
         const assigneeCount = Math.floor(random() * 4);
         const chosenPeople = new Set<string>();
         while (chosenPeople.size < assigneeCount) chosenPeople.add(team.memberIds[Math.floor(random() * MEMBERS)]!);
@@ -291,7 +396,9 @@ export async function generateDataset(
         await insertChunked(trx, 'tasks', tasks, TASK_ROWS_PER_INSERT);
         await insertChunked(trx, 'task_assignees', assignees, LINK_ROWS_PER_INSERT);
         await insertChunked(trx, 'task_list_items', listItems, LINK_ROWS_PER_INSERT);
+        await insertChunked(trx, 'task_activity', activity, ACTIVITY_ROWS_PER_INSERT);
       });
+      rows.activity += activity.length;
       rows.tasks += tasks.length;
       rows.assignees += assignees.length;
       rows.listItems += listItems.length;
@@ -308,6 +415,7 @@ export async function generateDataset(
         new Map([
           ['tasks', total],
           ['task_lists', 2 * LISTS],
+          ['task_activity', activityId],
         ]),
       );
     });
@@ -337,6 +445,7 @@ export async function generateDataset(
       teamB: b,
       filterList,
       searchMatches,
+      timeline: { busyTaskIds, longTask },
       rows,
       seconds: (performance.now() - started) / 1000,
     };

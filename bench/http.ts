@@ -1,5 +1,5 @@
 /**
- * The HTTP benchmark: seven API scenarios against the real server on a generated team of
+ * The HTTP benchmark: API scenarios (tasks, lists, a task's activity, comments) against the real server on a generated team of
  * 10k / 100k (/ 1M) tasks, on SQLite and PostgreSQL, with a minimal node:http floor
  * (bench/floor.ts) for scenarios 1, 2 and 5, and the query plans of every scenario's SQL.
  *
@@ -27,10 +27,21 @@ import type { Priority } from '../src/contract/enums.js';
 import { listLists } from '../src/lists/lists.service.js';
 import type { Store } from '../src/storage/database.js';
 import type { Db } from '../src/storage/schema.js';
+import { taskActivity } from '../src/activity/activity.service.js';
+import { createComment } from '../src/comments/comments.service.js';
 import { createTask, getTask, listTasks, updateTask } from '../src/tasks/tasks.service.js';
 import { createPostgresDatabase, type TempDatabase } from '../test/harness.js';
 import { BIN, cliEnv, commandNodeFlags, LISTENING, track } from '../test/processes.js';
-import { generateDataset, RARE_TITLES, RARE_WORD, SEARCH_WORD, type Dataset } from './generate.js';
+import {
+  BUSY_ENTRIES,
+  BUSY_EVERY,
+  generateDataset,
+  LONG_ENTRIES,
+  RARE_TITLES,
+  RARE_WORD,
+  SEARCH_WORD,
+  type Dataset,
+} from './generate.js';
 import {
   cpuMs,
   describeLoad,
@@ -291,7 +302,46 @@ function scenariosOf(d: Dataset): Scenario[] {
       requests: [[`/v1/tasks?query=${RARE_WORD}`, undefined]],
       floor: false,
     },
+    {
+      id: 9,
+      name: `GET /v1/tasks/{id}/activity (newest 50 of ${BUSY_ENTRIES} entries)`,
+      method: 'GET',
+      requests: d.timeline.busyTaskIds.map((id) => [`/v1/tasks/${id}/activity`, undefined]),
+      floor: false,
+    },
+    {
+      id: 10,
+      name: `GET /v1/tasks/{id}/activity (a task with ${count(LONG_ENTRIES)} entries, 50 from anywhere)`,
+      method: 'GET',
+      requests: longTimelinePages(d),
+      floor: false,
+    },
+    {
+      id: 11,
+      name: 'POST /v1/tasks/{id}/comments',
+      method: 'POST',
+      requests: taskIds(1000).map((id, i) => [
+        `/v1/tasks/${id}/comments`,
+        JSON.stringify({
+          body: `Bench comment ${i}: looks good, but **check** the numbers in [the sheet](https://example.test/${i}) first.`,
+        }),
+      ]),
+      floor: false,
+    },
   ];
+}
+
+/**
+ * Pages of the long task's timeline: its newest page, and pages with a `before` cursor spread
+ * evenly over its history (the oldest page included), so reading anywhere in it is measured.
+ */
+function longTimelinePages(d: Dataset): [string, undefined][] {
+  const { id, firstEntryId, lastEntryId } = d.timeline.longTask;
+  const path = `/v1/tasks/${id}/activity`;
+  const cursors = Array.from({ length: 99 }, (_, i) =>
+    Math.round(firstEntryId + 50 + ((lastEntryId - firstEntryId - 50) * i) / 98),
+  );
+  return [[path, undefined], ...cursors.map((before): [string, undefined] => [`${path}?before=${before}`, undefined])];
 }
 
 /** One request of each scenario, checked: the rows each returns, or throws. */
@@ -377,6 +427,15 @@ async function explainScenarios(engine: Engine, d: Dataset): Promise<Map<number,
     [5, () => createTask(store, who, bodyOf(5))],
     [6, () => updateTask(store, who, scenarios[5]!.requests[0]![0].split('/').pop()!, bodyOf(6))],
     [7, () => listLists(store, who)],
+    [9, () => taskActivity(store, who, String(d.timeline.busyTaskIds[0]), {})],
+    [
+      10,
+      () =>
+        taskActivity(store, who, String(d.timeline.longTask.id), {
+          before: String(d.timeline.longTask.firstEntryId + 5000),
+        }),
+    ],
+    [11, () => createComment(store, who, scenarios[10]!.requests[0]![0].split('/')[3]!, bodyOf(11).body)],
   ];
   const plans = new Map<number, QueryPlan[]>();
   try {
@@ -580,7 +639,7 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
   The caller is team A's owner, a member of all 200 lists (so may access every task of the team). PostgreSQL is ANALYZEd after the load (as autovacuum would);
   SQLite is not (tasklane never runs ANALYZE, so neither does the benchmark).
 - **Load:** \`wrk -t1 -c${CONNECTIONS}\` (a separate process, keep-alive) for ${warm} s of warm-up, then ${seconds} s measured, per scenario, in the order shown (reads first; creates and patches then change the data slightly).
-  Detail and patch cycle over 1,000 random task ids of team A; create cycles over 200 bodies.
+  Detail, patch and comment cycle over 1,000 random task ids of team A; create cycles over 200 bodies. The first timeline cycles over team A's busy tasks (one in ${BUSY_EVERY}, ${BUSY_ENTRIES} entries each), the second over 100 pages of one task's ${count(LONG_ENTRIES)} entries (its newest, and before cursors spread over its history).
 - **Server CPU / request** = the server process's utime + stime (/proc/<pid>/stat) over the measured run ÷ requests. **Machine CPU / request** adds the database's own CPU over the same run: on PostgreSQL the postmaster, its background processes (WAL writer, checkpointer, autovacuum…) and the benchmark database's backends, read from /proc (backends of other databases are left out); SQLite runs inside the server process, so there the two are equal. wrk's CPU is in neither. **Peak RSS** = the largest VmRSS sampled every 100 ms during the run; **VmHWM** = the process's peak over all scenarios.
 - **Floor** (\`bench/floor.ts\`): a bare node:http server calling the same service/storage functions and JSON.stringify, without Fastify, validation, auth, rate limiting or ETags; same database and load, measured right after the server on each scenario (before the next scenario's writes).
 - **Start-up** = spawn of \`node ${commandNodeFlags().join(' ')} bin/tasklane.js serve\` (the \`tasklane\` command's flags) → its "listening on" line, on the already generated database.
@@ -595,7 +654,7 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
         [
           'tasks per team',
           'generated in',
-          'rows (tasks / assignees / list items, both teams)',
+          'rows (tasks / assignees / list items / activity, both teams)',
           'database size',
           'start-up to listening',
           'server VmHWM',
@@ -605,7 +664,7 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
         mine.map((r) => [
           count(r.size),
           `${r.dataset.seconds.toFixed(1)} s`,
-          `${count(r.dataset.rows.tasks)} / ${count(r.dataset.rows.assignees)} / ${count(r.dataset.rows.listItems)}`,
+          `${count(r.dataset.rows.tasks)} / ${count(r.dataset.rows.assignees)} / ${count(r.dataset.rows.listItems)} / ${count(r.dataset.rows.activity)}`,
           r.dbBytes === null ? 'n/a' : mib(r.dbBytes),
           ms(r.startupMs),
           mib(r.serverHwm),
@@ -662,7 +721,7 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
       const small = mine[0]!;
       const large = mine[mine.length - 1]!;
       out.push(
-        `Flatness, ${sizeName(large.size)} ÷ ${sizeName(small.size)} (target ≤ 1.3× for scenarios 1, 2, 3, 5, 6):\n`,
+        `Flatness, ${sizeName(large.size)} ÷ ${sizeName(small.size)} (target ≤ 1.3× for scenarios 1, 2, 3, 5, 6, 9, 10, 11):\n`,
       );
       out.push(
         table(

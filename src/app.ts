@@ -39,6 +39,8 @@ import { tasksRoutes } from './tasks/tasks.routes.js';
 import { queuedDeliveries } from './webhooks/wakeups.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { DeliveryWorker } from './webhooks/worker.js';
+import { activityRoutes } from './activity/activity.routes.js';
+import { commentsRoutes } from './comments/comments.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,6 +69,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     listsRoutes,
     statusesRoutes,
     tasksRoutes,
+    activityRoutes,
+    commentsRoutes,
     keysRoutes,
     eventsRoutes(hub, streamLimits),
     webhooksRoutes,

@@ -57,6 +57,8 @@ function protectedRows(snapshot: DatabaseSnapshot, world: World, who: Who): stri
     tasks: rows('tasks', (r) => same(r.id, world.taskId)),
     task_assignees: rows('task_assignees', (r) => same(r.task_id, world.taskId)),
     task_list_items: rows('task_list_items', (r) => same(r.task_id, world.taskId) || same(r.list_id, world.listId)),
+    task_comments: rows('task_comments', (r) => same(r.task_id, world.taskId)),
+    task_activity: rows('task_activity', (r) => same(r.task_id, world.taskId)),
     users: rows('users', (r) => people.has(String(r.id))),
     api_keys: rows('api_keys', (r) => people.has(String(r.user_id))),
     sessions: rows('sessions', (r) => people.has(String(r.user_id))),

@@ -107,6 +107,10 @@ class Fixture {
       }),
       201,
     );
+    const comment = expectStatus(
+      await owner.api.post(`/v1/tasks/${task.id}/comments`, { body: `Fuzzed comment ${world.listMarker}` }),
+      201,
+    );
     const webhook = await freshWebhook(this.server, world);
     const delivery = expectStatus(await owner.api.post(`/v1/webhooks/${webhook.id}/test`), 202);
     // Fresh sessions: a fuzzed sign-out or password change may have ended the last ones.
@@ -118,6 +122,7 @@ class Fixture {
     const values: Record<Ref['kind'], string | number> = {
       list: list.id,
       task: task.id,
+      comment: comment.id,
       status: world.statusId,
       user: mate.userId,
       team: world.teamId,
@@ -168,7 +173,7 @@ async function check(
     fail(`the ${request.sender} read the owner's objects`);
   }
   const namesGuardedObject = Object.values(request.path).some(
-    (value) => value instanceof Ref && ['list', 'task', 'key', 'webhook', 'delivery'].includes(value.kind),
+    (value) => value instanceof Ref && ['list', 'task', 'comment', 'key', 'webhook', 'delivery'].includes(value.kind),
   );
   if (request.sender !== 'owner' && namesGuardedObject && response.status < 300) {
     fail(`the ${request.sender} succeeded on the owner's object`);

@@ -49,7 +49,7 @@ export async function tableChecksums(
 /**
  * A workspace with some history: a team, a webhook and its queued deliveries, lists, tasks (the
  * newest deleted, so the id high-water mark is above every id left), and one task created with an
- * Idempotency-Key.
+ * Idempotency-Key and discussed in comments (so it has activity).
  */
 export async function fillWorkspace(url: string) {
   const server = await startTestServer({ DATABASE_URL: url });
@@ -73,6 +73,12 @@ export async function fillWorkspace(url: string) {
     for (const title of ['Ü-Umlaut “quotes” ✓', 'Plain']) {
       expectStatus(await mate.api.post('/v1/tasks', { title, description: 'x\n'.repeat(20), priority: 'high' }), 201);
     }
+    // A discussion (comments, one edited, the newest deleted) and so the task's activity.
+    const discussed = first.body.id;
+    const said = expectStatus(await mate.api.post(`/v1/tasks/${discussed}/comments`, { body: 'Ça **marche** ✓' }), 201);
+    expectStatus(await mate.api.patch(`/v1/tasks/${discussed}/comments/${said.id}`, { body: 'Ça marche ✓✓' }), 200);
+    const unsaid = expectStatus(await owner.api.post(`/v1/tasks/${discussed}/comments`, { body: 'Oops' }), 201);
+    expectStatus(await owner.api.delete(`/v1/tasks/${discussed}/comments/${unsaid.id}`), 200);
     const doomed = expectStatus(await owner.api.post('/v1/tasks', { title: 'Deleted' }), 201);
     expectStatus(await owner.api.delete(`/v1/tasks/${doomed.id}`), 200);
     return { owner, retried, first: first.body, doomed };

@@ -20,8 +20,8 @@ export const EVERYONE: readonly Who[] = ['anonymous', 'stranger', 'outsider', 'o
 /** Objects a request can name, and who in the world may use them. */
 type ObjectKind = Exclude<RefKind, 'email' | 'password' | 'url'>;
 const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
-  owner: new Set(['list', 'task', 'status', 'user', 'team', 'key', 'webhook', 'delivery']),
-  // A teammate sees the team's statuses and members, but not the private list, task or the owner's keys.
+  owner: new Set(['list', 'task', 'comment', 'status', 'user', 'team', 'key', 'webhook', 'delivery']),
+  // A teammate sees the team's statuses and members, but not the private list, task (nor its comment), the owner's keys or webhooks.
   outsider: new Set(['status', 'user', 'team']),
   stranger: new Set(),
 };
@@ -64,6 +64,8 @@ function realValue(world: World, kind: ObjectKind): string | number {
       return world.listId;
     case 'task':
       return world.taskId;
+    case 'comment':
+      return world.commentId;
     case 'status':
       return world.statusId;
     case 'user':
@@ -80,7 +82,9 @@ function realValue(world: World, kind: ObjectKind): string | number {
 }
 
 function missingValue(kind: ObjectKind): string | number {
-  return kind === 'list' || kind === 'task' || kind === 'status' || kind === 'delivery' ? MISSING_NUMBER : MISSING_UUID;
+  return kind === 'list' || kind === 'task' || kind === 'comment' || kind === 'status' || kind === 'delivery'
+    ? MISSING_NUMBER
+    : MISSING_UUID;
 }
 
 /** A value the schema accepts, for a field that names no object. */

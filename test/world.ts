@@ -1,6 +1,6 @@
 /**
  * A small world to probe authorization in: a team whose owner has a private list (shared with
- * one teammate) and a task on it, a teammate with no access to either, and a user of another
+ * one teammate) and a task on it (with a comment), a teammate with no access to either, and a user of another
  * team. Every actor has an API key, a web session and a password. The private objects carry
  * marker strings, so any response can be searched for a leak.
  */
@@ -35,6 +35,8 @@ export interface World {
   stranger: WorldActor;
   listId: number;
   taskId: number;
+  /** The owner's comment on the task (its body holds `listMarker`). */
+  commentId: number;
   /** The team's default status. */
   statusId: number;
   /** A second key of the owner's, for routes that name a key (revoking it leaves `owner.key` working). */
@@ -82,6 +84,10 @@ export async function createWorld(server: TestServer): Promise<World> {
     }),
     201,
   );
+  const comment = expectStatus(
+    await owner.api.post(`/v1/tasks/${task.id}/comments`, { body: `Comment ${listMarker}` }),
+    201,
+  );
   const statuses = await listStatuses(server.store.db, team.id);
   const statusId = statuses.find((s) => s.isDefault)?.id ?? statuses[0]!.id;
   const webhook = expectStatus(await owner.api.post('/v1/webhooks', { url: WORLD_WEBHOOK_URL }), 201);
@@ -98,6 +104,7 @@ export async function createWorld(server: TestServer): Promise<World> {
     stranger,
     listId: list.id,
     taskId: task.id,
+    commentId: comment.id,
     statusId,
     spareKeyId: spare.record.id,
     webhookId: webhook.id,

@@ -182,7 +182,9 @@ export function tasksSteps(run: WebappRun): void {
       '<iframe src="/"></iframe>',
     ].join('\n');
     await ada.getByLabel('Description (CommonMark)').fill(source);
-    await ada.getByRole('button', { name: 'Preview', exact: true }).click();
+    // The description's own tabs: the timeline's composer below has Write and Preview too.
+    const editor = ada.getByRole('form', { name: 'Edit description' });
+    await editor.getByRole('button', { name: 'Preview', exact: true }).click();
     const preview = ada.getByRole('region', { name: 'Preview' });
     await visible(preview.getByRole('heading', { name: 'Launch plan' }));
     await visible(preview.locator('strong', { hasText: 'bold' }));

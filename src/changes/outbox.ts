@@ -4,6 +4,7 @@
  * exists exactly when its change committed, and a client that reconnects can catch up.
  */
 import type { QueryCreator } from 'kysely';
+import { activityValues, insertActivity, type NewActivity } from '../activity/activity.repository.js';
 import type { ChangeEventType } from '../contract/enums.js';
 import { afterCommit } from '../storage/database.js';
 import { chainsWrites, listParam, listValues, type ListParam } from '../storage/dialect.js';
@@ -18,7 +19,7 @@ export interface NewEvent {
   teamId: string;
   type: EventType;
   /** Ids only: what every recipient may read anyway. */
-  data: { listId: number } | { taskId: number };
+  data: { listId: number } | { taskId: number } | { taskId: number; commentId: number };
   /**
    * Added to the data of the event's webhook deliveries only (not to the event stream's): what a
    * webhook sends of an object that is gone, a deleted task's number.
@@ -26,6 +27,11 @@ export interface NewEvent {
   forWebhooks?: { number: number };
   /** Users who may read the object (for a deletion: who could just before). */
   audience: Iterable<string>;
+  /**
+   * The task's activity entry for this change (activity.repository.ts), written with the event:
+   * in the same statement on PostgreSQL, so recording it costs no round trip.
+   */
+  activity?: NewActivity;
 }
 
 export interface StoredEvent {
@@ -52,6 +58,8 @@ const numberTask = prepared((db, p: { taskId: number; number: number }) =>
   db.updateTable('tasks').set({ number: p.number }).where('id', '=', p.taskId),
 );
 
+const insertActivityRow = prepared(insertActivity);
+
 const insertEvent = prepared((db, p: { teamId: string; seq: number; type: string; data: string; createdAt: string }) =>
   db
     .insertInto('events')
@@ -70,74 +78,98 @@ const insertRecipients = prepared((db, p: { eventId: number; userIds: ListParam 
     ),
 );
 
+type OneStatementValues = {
+  teamId: string;
+  tasks: number;
+  taskId: number | null;
+  type: string;
+  data: string;
+  createdAt: string;
+  userIds: ListParam;
+  /** The data of the event's webhook deliveries (webhooks/outbox-deliveries.ts), JSON. */
+  deliveryData: string;
+};
+
+/** An activity entry's values as parameters of their own (a prepared query's parameters are flat). */
+type ActivityParams = {
+  activityTaskId: number;
+  activityActorId: string | null;
+  activityKind: string;
+  activityChanges: string;
+};
+
 /**
- * The same writes as `bumpCounters`, `numberTask`, `insertEvent` and `insertRecipients`, in
- * one statement (see `chainsWrites`).
+ * The same writes as `bumpCounters`, `numberTask`, `insertEvent` and `insertRecipients` (and,
+ * `withActivity`, the change's activity entry), in one statement (see `chainsWrites`).
  */
-const recordInOneStatement = prepared(
-  (
-    db,
-    p: {
-      teamId: string;
-      tasks: number;
-      taskId: number | null;
-      type: string;
-      data: string;
-      createdAt: string;
-      userIds: ListParam;
-      deliveryData: string;
-    },
-  ) =>
-    db
-      .with('team', (cte) => updateCounters(cte, p))
-      .with('numbered', (db) =>
-        db
-          .updateTable('tasks')
-          .from('team')
-          .set((eb) => ({ number: eb.ref('team.task_counter') }))
-          .where('tasks.id', '=', p.taskId)
-          .returning('tasks.id'),
-      )
-      .with('event', (db) =>
-        db
-          .insertInto('events')
-          .columns(['team_id', 'seq', 'type', 'data', 'created_at'])
-          .expression(
-            db
-              .selectFrom('team')
-              .select((eb) => [
-                eb.cast(eb.val(p.teamId), 'text').as('team_id'),
-                'team.event_counter',
-                eb.cast(eb.val(p.type), 'text').as('type'),
-                eb.cast(eb.val(p.data), 'text').as('data'),
-                eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
-              ]),
-          )
-          .returning('id'),
-      )
-      .with('recipients', (cte) =>
-        cte
-          .insertInto('event_recipients')
-          .columns(['event_id', 'user_id'])
-          .expression(
-            cte
-              .selectFrom(listValues(db, p.userIds))
-              .crossJoin('event')
-              .select(['event.id as event_id', 'v.value as user_id']),
+const recordInOneStatement = (withActivity: boolean) =>
+  prepared((db, p: OneStatementValues & ActivityParams) => {
+    const activity = {
+      taskId: p.activityTaskId,
+      actorId: p.activityActorId,
+      kind: p.activityKind,
+      changes: p.activityChanges,
+      createdAt: p.createdAt,
+    };
+    // PostgreSQL runs every data-modifying WITH to completion, whether the query reads it or not.
+    const start: QueryCreator<Tables> = withActivity
+      ? (db.with('activity', (cte) => insertActivity(cte, activity)) as unknown as QueryCreator<Tables>)
+      : db;
+    return (
+      start
+        .with('team', (cte) => updateCounters(cte, p))
+        .with('numbered', (db) =>
+          db
+            .updateTable('tasks')
+            .from('team')
+            .set((eb) => ({ number: eb.ref('team.task_counter') }))
+            .where('tasks.id', '=', p.taskId)
+            .returning('tasks.id'),
+        )
+        .with('event', (db) =>
+          db
+            .insertInto('events')
+            .columns(['team_id', 'seq', 'type', 'data', 'created_at'])
+            .expression(
+              db
+                .selectFrom('team')
+                .select((eb) => [
+                  eb.cast(eb.val(p.teamId), 'text').as('team_id'),
+                  'team.event_counter',
+                  eb.cast(eb.val(p.type), 'text').as('type'),
+                  eb.cast(eb.val(p.data), 'text').as('data'),
+                  eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
+                ]),
+            )
+            .returning('id'),
+        )
+        .with('recipients', (cte) =>
+          cte
+            .insertInto('event_recipients')
+            .columns(['event_id', 'user_id'])
+            .expression(
+              cte
+                .selectFrom(listValues(db, p.userIds))
+                .crossJoin('event')
+                .select(['event.id as event_id', 'v.value as user_id']),
+            ),
+        )
+        // Webhook deliveries, in the same statement (webhooks/outbox-deliveries.ts).
+        .with('deliveries', (cte) =>
+          deliveriesForEvent(
+            db,
+            cte,
+            { teamId: p.teamId, type: p.type, data: p.deliveryData, createdAt: p.createdAt, userIds: p.userIds },
+            true,
           ),
-      )
-      // Webhook deliveries, in the same statement (webhooks/outbox-deliveries.ts).
-      .with('deliveries', (cte) =>
-        deliveriesForEvent(
-          db,
-          cte,
-          { teamId: p.teamId, type: p.type, data: p.deliveryData, createdAt: p.createdAt, userIds: p.userIds },
-          true,
-        ),
-      )
-      .selectFrom('team')
-      .select(['team.task_counter', 'team.event_counter']),
-);
+        )
+        .selectFrom('team')
+        .select(['team.task_counter', 'team.event_counter'])
+    );
+  });
+
+const recordEventInOneStatement = recordInOneStatement(false);
+const recordEventAndActivityInOneStatement = recordInOneStatement(true);
 
 /**
  * Writes an event inside the change's transaction; once it commits, the publisher announces it.
@@ -167,17 +199,31 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     data: JSON.stringify(event.data),
     createdAt: new Date().toISOString(),
     userIds: listParam(trx, [...new Set(event.audience)]),
-    deliveryData: JSON.stringify({ ...event.data, ...event.forWebhooks }),
   };
+  const activity = event.activity && activityValues(event.activity, values.createdAt);
+  // A task.updated delivery carries the change's fields (webhooks/payload.ts shows them to its owner).
+  const changes = event.type === 'task.updated' && event.activity ? { changes: event.activity.changes } : {};
+  const deliveryData = JSON.stringify({ ...event.data, ...event.forWebhooks, ...changes });
   let counters: { task_counter: number; event_counter: number };
   if (chainsWrites(trx)) {
-    [counters] = (await recordInOneStatement(trx, { ...values, taskId: numberedTaskId })) as [typeof counters];
+    const statement = activity ? recordEventAndActivityInOneStatement : recordEventInOneStatement;
+    const params = {
+      ...values,
+      deliveryData,
+      taskId: numberedTaskId,
+      activityTaskId: activity?.taskId ?? 0,
+      activityActorId: activity?.actorId ?? null,
+      activityKind: activity?.kind ?? '',
+      activityChanges: activity?.changes ?? '',
+    };
+    [counters] = (await statement(trx, params)) as [typeof counters];
   } else {
+    if (activity) await insertActivityRow(trx, activity);
     [counters] = (await bumpCounters(trx, values)) as [typeof counters];
     if (numberedTaskId !== null) await numberTask(trx, { taskId: numberedTaskId, number: counters.task_counter });
     const [inserted] = await insertEvent(trx, { ...values, seq: counters.event_counter });
     await insertRecipients(trx, { eventId: inserted!.id, userIds: values.userIds });
-    await insertDeliveriesForEvent(trx, { ...values, data: values.deliveryData, eventId: inserted!.id });
+    await insertDeliveriesForEvent(trx, { ...values, data: deliveryData, eventId: inserted!.id });
   }
   afterCommit(trx, () => committedChanges.publish({ teamId: event.teamId }));
   return Number(counters.task_counter);

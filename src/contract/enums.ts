@@ -35,8 +35,24 @@ export const CHANGE_EVENT_TYPES = [
   'task.created',
   'task.updated',
   'task.deleted',
+  'comment.created',
+  'comment.updated',
+  'comment.deleted',
 ] as const;
 export type ChangeEventType = (typeof CHANGE_EVENT_TYPES)[number];
 
 /** Sent instead of a change when a stream cannot say what changed: refetch everything. */
 export const SYNC_REQUIRED = 'sync.required';
+
+/**
+ * What a task's activity entry records (GET /v1/tasks/{id}/activity): its creation, a change of
+ * its fields, links or parent, and the comments added, edited or deleted on it.
+ */
+export const ACTIVITY_KINDS = [
+  'task.created',
+  'task.updated',
+  'comment.created',
+  'comment.updated',
+  'comment.deleted',
+] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];

@@ -13,4 +13,6 @@ export * from './sessions.js';
 export * from './statuses.js';
 export * from './tasks.js';
 export * from './team.js';
+export * from './activity.js';
+export * from './comments.js';
 export * from './webhooks.js';

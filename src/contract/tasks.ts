@@ -30,8 +30,20 @@ const Title = Type.String({
   pattern: '\\S',
   errorMessage: `title must be a string of 1 to ${MAX_TITLE_LENGTH} characters with at least one non-whitespace character.`,
 });
+/**
+ * CommonMark source, as a description or a comment holds it: at most `maxLength` characters
+ * (code points), and, like every string of a request, text both stores keep as sent
+ * (http/validation.ts). It is stored as written and rendered (sanitised) by clients.
+ */
+export const MarkdownSource = (options: {
+  maxLength: number;
+  errorMessage: string;
+  minLength?: number;
+  pattern?: string;
+}) => Type.String(options);
+
 const Description = Nullable(
-  Type.String({
+  MarkdownSource({
     maxLength: MAX_DESCRIPTION_LENGTH,
     errorMessage: `description must be a string of at most ${MAX_DESCRIPTION_LENGTH.toLocaleString('en-US')} characters, or null.`,
   }),
@@ -152,9 +164,9 @@ export const UpdateTaskBody = Type.Object(
 );
 export type UpdateTaskBody = Static<typeof UpdateTaskBody>;
 
-const ListRef = Type.Object({ id: Type.Number(), name: Type.String() });
+export const ListRef = Type.Object({ id: Type.Number(), name: Type.String() });
 /** Documented as a nullable string, as it always was; typed as the priorities it can be. */
-const PriorityOut = Type.Unsafe<Priority | null>({ anyOf: [{ type: 'string' }, { type: 'null' }] });
+export const PriorityOut = Type.Unsafe<Priority | null>({ anyOf: [{ type: 'string' }, { type: 'null' }] });
 
 const summaryFields = {
   id: Type.Number(),

@@ -9,11 +9,11 @@ export function eventsRoutes(hub: EventHub, limits: StreamLimits) {
       '/v1/events',
       {
         schema: {
-          summary: 'Server-Sent Events stream of list and task changes the caller may read',
+          summary: 'Server-Sent Events stream of list, task and comment changes the caller may read',
           description:
             'text/event-stream. Each event has `id` (increasing per team), `event` (taskList.created|updated|' +
-            'archived|unarchived, task.created|updated|deleted) and one line of JSON `data` ({"listId"} or ' +
-            '{"taskId"}). Send Last-Event-ID to resume; `sync.required` means refetch everything. ' +
+            'archived|unarchived, task.created|updated|deleted, comment.created|updated|deleted) and one line ' +
+            'of JSON `data` ({"listId"}, {"taskId"}, or {"taskId", "commentId"}). Send Last-Event-ID to resume; `sync.required` means refetch everything. ' +
             'A `: ping` comment comes at least every 25 seconds. An API key or session may hold ' +
             `${limits.caps.perCredential} streams open on a server process (429 past that), and a process ` +
             `${limits.caps.perProcess} in all (503 with Retry-After past that).`,

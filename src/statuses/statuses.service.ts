@@ -7,13 +7,15 @@
  * others; the default can neither be unset nor deleted, only replaced). An order another status
  * holds is made free by moving that status and every later one down by one. A deleted status's
  * tasks move to another status of the team in the same transaction, and every task's list items
- * keep the completion of its status. No realtime event announces a status change yet.
+ * keep the completion of its status; each moved task's activity records the move, with no actor
+ * (the operator made it). No realtime event announces a status change yet.
  */
 import type { Caller } from '../caller.js';
 import { conflict, invalidInput, notFound } from '../http/errors.js';
 import { toId } from '../ids.js';
 import type { Db } from '../storage/schema.js';
 import type { Store } from '../storage/database.js';
+import { recordStatusMove } from '../activity/activity.repository.js';
 import * as statuses from './statuses.repository.js';
 import type { NewStatus, StatusChanges, TaskStatus } from './statuses.repository.js';
 
@@ -120,6 +122,8 @@ export function deleteStatus(store: Store, teamId: string, statusId: number, mov
     if (target.isCompleted !== status.isCompleted) {
       await statuses.setCompletionCopies(trx, status.id, target.isCompleted);
     }
+    // Each task's activity tells of the move, made by the operator (no user: actor null).
+    await recordStatusMove(trx, status, target);
     const movedTasks = await statuses.moveTasks(trx, status.id, target.id);
     await statuses.deleteStatusRow(trx, status.id);
     return { deleted: status, movedTo: target, movedTasks };

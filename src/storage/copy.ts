@@ -33,6 +33,9 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   { table: 'tasks', key: ['id'] },
   { table: 'task_assignees', key: ['task_id', 'user_id'] },
   { table: 'task_list_items', key: ['task_id', 'list_id'] },
+  // A task's history and discussion (migration 0012).
+  { table: 'task_activity', key: ['id'] },
+  { table: 'task_comments', key: ['id'] },
   // The outbox too, so clients resume their event streams across the move.
   { table: 'events', key: ['id'] },
   { table: 'event_recipients', key: ['event_id', 'user_id'] },

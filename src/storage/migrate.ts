@@ -13,6 +13,7 @@ import { idempotencyKeys } from './migrations/0008_idempotency_keys.js';
 import { searchStatistics } from './migrations/0009_search_statistics.js';
 import { sessionExpiryIndex } from './migrations/0010_session_expiry_index.js';
 import { titleSearchIndex } from './migrations/0011_title_search_index.js';
+import { taskActivityAndComments } from './migrations/0012_task_activity_and_comments.js';
 import { webhooks } from './migrations/0013_webhooks.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
@@ -29,6 +30,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0009_search_statistics': searchStatistics(dialect),
     '0010_session_expiry_index': sessionExpiryIndex(),
     '0011_title_search_index': titleSearchIndex(dialect),
+    '0012_task_activity_and_comments': taskActivityAndComments(dialect),
     '0013_webhooks': webhooks(dialect),
   };
 }

@@ -146,6 +146,31 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
+/** One committed change of a task (migration 0012; see activity/). */
+export interface TaskActivityTable {
+  id: Generated<number>;
+  task_id: number;
+  /** Null: an operator's change (`tasklane admin`). */
+  actor_id: string | null;
+  kind: string;
+  /** JSON: {"<field>": {"from", "to"}}, people and lists by id. */
+  changes: string;
+  created_at: string;
+}
+
+/** A comment on a task (migration 0012; see comments/). */
+export interface TaskCommentsTable {
+  id: Generated<number>;
+  task_id: number;
+  author_id: string;
+  /** CommonMark source. */
+  body: string;
+  created_at: string;
+  updated_at: string;
+  /** Bumped on every edit; the basis of ETags. */
+  version: Generated<number>;
+}
+
 /** An outgoing webhook (migration 0013; see webhooks/). */
 export interface WebhooksTable {
   id: string;
@@ -221,6 +246,8 @@ export interface Tables {
   event_recipients: EventRecipientsTable;
   sessions: SessionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  task_activity: TaskActivityTable;
+  task_comments: TaskCommentsTable;
   webhooks: WebhooksTable;
   webhook_event_types: WebhookEventTypesTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -237,3 +264,5 @@ export type StatusRow = Selectable<TaskStatusesTable>;
 export type ListRow = Selectable<TaskListsTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type NewTask = Insertable<TasksTable>;
+export type ActivityRow = Selectable<TaskActivityTable>;
+export type CommentRow = Selectable<TaskCommentsTable>;

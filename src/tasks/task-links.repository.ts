@@ -105,37 +105,55 @@ const insertAssignees = prepared((db, p: { taskId: number; userIds: ListParam })
 );
 
 const deleteAssignees = prepared((db, p: { taskId: number }) =>
-  db.deleteFrom('task_assignees').where('task_id', '=', p.taskId),
+  db.deleteFrom('task_assignees').where('task_id', '=', p.taskId).returning('user_id'),
 );
 
 export async function addAssignees(db: Db, taskId: number, userIds: readonly string[]): Promise<void> {
   if (userIds.length > 0) await insertAssignees(db, { taskId, userIds: listParam(db, userIds) });
 }
 
-export async function replaceAssignees(db: Db, taskId: number, userIds: readonly string[]): Promise<void> {
-  await deleteAssignees(db, { taskId });
+/** Replaces the task's assignees; returns the ones it had (for its activity), read by the same DELETE. */
+export async function replaceAssignees(db: Db, taskId: number, userIds: readonly string[]): Promise<string[]> {
+  const previous = await deleteAssignees(db, { taskId });
   await addAssignees(db, taskId, userIds);
+  return previous.map((r) => r.user_id);
+}
+
+const listIdsOfTask = prepared((db, p: { taskId: number }) =>
+  db.selectFrom('task_list_items').select('list_id').where('task_id', '=', p.taskId),
+);
+
+/** Every list the task is attached to, visible to the caller or not (for its activity, which filters per reader). */
+export async function listIdsOf(db: Db, taskId: number): Promise<number[]> {
+  return (await listIdsOfTask(db, { taskId })).map((r) => r.list_id);
 }
 
 /**
  * Replaces the task's lists among those the caller may use (member of, not archived).
  * Attachments to lists the caller cannot see are kept, since the caller never saw them;
  * so are attachments to archived lists, which come back with the list when it is unarchived.
+ * Returns the lists it was detached from (those given included, re-attached since), read by the DELETE.
  */
 export async function replaceUsableLists(
   db: Db,
   caller: Caller,
   taskId: number,
   listIds: readonly number[],
-): Promise<void> {
+): Promise<number[]> {
   const usable = db
     .selectFrom('list_members as m')
     .innerJoin('task_lists as l', 'l.id', 'm.list_id')
     .select('m.list_id')
     .where('m.user_id', '=', caller.userId)
     .where('l.is_archived', '=', 0);
-  await db.deleteFrom('task_list_items').where('task_id', '=', taskId).where('list_id', 'in', usable).execute();
+  const detached = await db
+    .deleteFrom('task_list_items')
+    .where('task_id', '=', taskId)
+    .where('list_id', 'in', usable)
+    .returning('list_id')
+    .execute();
   await attachLists(db, taskId, listIds);
+  return detached.map((r) => r.list_id);
 }
 
 const insertListItems = prepared((db, p: { taskId: number; listIds: ListParam }) =>

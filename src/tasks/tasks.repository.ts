@@ -1,7 +1,8 @@
 /**
  * Task rows: reads within the caller's team (with whether the caller may access the task), and
  * writes from camelCase values, mapped to columns here (`title_search` included). The service
- * takes from a row only its id, access flag and version (If-Match); the presenter
+ * takes from a row its id, access flag and version (If-Match), and for a change's activity its
+ * fields as they were (task-activity.ts); the presenter
  * (tasks.presenter.ts) shapes it into the API's answers.
  *
  * Missing and forbidden: a read returns undefined for a task that is missing or in another
@@ -26,8 +27,8 @@ import { canAccess } from './access.js';
 import { byNameThenId } from '../ids.js';
 import { assigneesOfTask, visibleListsOfTask, type ListRef } from './task-links.repository.js';
 
-/** A task row, and whether the caller may read and change it. */
-export type TaskRecord = TaskRow & { accessible: boolean };
+/** A task row with its status's name (for the activity of a status change), and whether the caller may read and change it. */
+export type TaskRecord = TaskRow & { status_name: string; accessible: boolean };
 
 type WithAccess<T> = Omit<T, 'accessible'> & { accessible: boolean };
 
@@ -40,14 +41,15 @@ function withAccess<T extends { accessible: SqlBool }>(row: T | undefined): With
 const taskWithAccess = prepared((db, p: { taskId: number; teamId: string; userId: string }) =>
   db
     .selectFrom('tasks as t')
+    .innerJoin('task_statuses as s', 's.id', 't.status_id')
     .selectAll('t')
-    .select((eb) => canAccess(eb, p.userId).as('accessible'))
+    .select((eb) => ['s.name as status_name', canAccess(eb, p.userId).as('accessible')])
     .where('t.id', '=', p.taskId)
     .where('t.team_id', '=', p.teamId),
 );
 
 /** A task of this team, or undefined: another team's task is indistinguishable from a missing one. */
-async function findTask(db: Db, caller: Caller, taskId: number): Promise<TaskRecord | undefined> {
+export async function findTask(db: Db, caller: Caller, taskId: number): Promise<TaskRecord | undefined> {
   const [row] = await taskWithAccess(db, { taskId, teamId: caller.teamId, userId: caller.userId });
   return withAccess(row);
 }

@@ -25,14 +25,16 @@ import { toId } from '../ids.js';
 import { usableLists } from '../lists/lists.repository.js';
 import { findDefaultStatus, findStatus, type TaskStatus } from '../statuses/statuses.repository.js';
 import type { Store } from '../storage/database.js';
+import type { Locked } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
 import { keptMembersAmong } from '../team/teams.repository.js';
 import { recordEvent, recordTaskCreated } from '../changes/outbox.js';
 import { readersOf } from './access.js';
+import { changedFields, listsAfter, setChange } from './task-activity.js';
 import { findPage, type TaskFilter } from './task-query.js';
 import * as links from './task-links.repository.js';
 import * as tasks from './tasks.repository.js';
-import type { ParentRow, TaskChanges } from './tasks.repository.js';
+import type { ParentRow, TaskChanges, TaskRecord } from './tasks.repository.js';
 import {
   presentDeleted,
   presentDetail,
@@ -69,6 +71,23 @@ async function accessibleTask<T extends { accessible: boolean }>(
  */
 const loadTaskForChange = (trx: Db, caller: Caller, rawTaskId: string, lock: 'change' | 'delete') =>
   accessibleTask(rawTaskId, (taskId) => tasks.findTaskLocked(trx, caller, taskId, lock));
+
+/**
+ * The task the path names, answered as GET /v1/tasks/{id} answers: 404 when it is missing or in
+ * another team, 403 when the caller may not access it. The endpoints under a task's path (its
+ * activity, its comments) start here, so each answers for the task exactly as the task does.
+ */
+export function loadAccessibleTask(db: Db, caller: Caller, rawTaskId: string): Promise<TaskRecord> {
+  return accessibleTask(rawTaskId, (taskId) => tasks.findTask(db, caller, taskId));
+}
+
+/**
+ * `loadAccessibleTask` under the task's `keep` lock: the task stays until the caller's change of
+ * something of it (a comment) commits; a deletion of the task waits for it, or comes first.
+ */
+export function keepAccessibleTask(trx: Db, caller: Caller, rawTaskId: string): Promise<Locked<TaskRecord>> {
+  return accessibleTask(rawTaskId, (taskId) => tasks.findTaskLocked(trx, caller, taskId, 'keep'));
+}
 
 /** The page: TaskSummary[], or the same as JSON text where the database wrote it (task-query.ts). */
 export async function listTasks(store: Store, caller: Caller, filter: TaskFilter): Promise<string | TaskSummary[]> {
@@ -175,12 +194,16 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
       type: 'task.created',
       data: { taskId: row.id },
       audience: await readersOf(trx, row.id),
+      activity: { taskId: row.id, actorId: caller.userId, kind: 'task.created', changes: {} },
     });
     return presentNewTask(row, { status, createdBy: people.get(caller.userId)!, assignees, lists, parent });
   });
 }
 
-/** Changes only the fields given; `null` clears a nullable field. */
+/**
+ * Changes only the fields given; `null` clears a nullable field. What actually changed goes in
+ * the task's activity (task-activity.ts), written with the change's event.
+ */
 export async function updateTask(
   store: Store,
   caller: Caller,
@@ -204,11 +227,20 @@ export async function updateTask(
     const listIds = patch.taskListIds && unique(patch.taskListIds);
     if (listIds) await checkLists(trx, caller, listIds);
 
-    if (assigneeIds) await links.replaceAssignees(trx, task.id, assigneeIds);
+    const recorded = changedFields(task, patch, status);
+    if (assigneeIds) {
+      const assignees = setChange(await links.replaceAssignees(trx, task.id, assigneeIds), assigneeIds);
+      if (assignees) recorded.assignees = assignees;
+    }
     const nothingGiven = Object.keys(changes).length === 0 && !assigneeIds && !listIds;
     const row = nothingGiven ? task : await tasks.updateTask(trx, task.id, changes);
     // After the task's own change, so new list items copy its priority and completion as they now are.
-    if (listIds) await links.replaceUsableLists(trx, caller, task.id, listIds);
+    if (listIds) {
+      const before = await links.listIdsOf(trx, task.id);
+      const detached = await links.replaceUsableLists(trx, caller, task.id, listIds);
+      const taskLists = setChange(before, listsAfter(before, detached, listIds));
+      if (taskLists) recorded.taskLists = taskLists;
+    }
     await links.copyToListItems(trx, task.id, { priority: changes.priority, isCompleted: status?.isCompleted });
     if (!nothingGiven) {
       // Readers before and after: someone who just lost access learns the task left their view.
@@ -217,6 +249,10 @@ export async function updateTask(
         type: 'task.updated',
         data: { taskId: task.id },
         audience: [...readersBefore, ...(await readersOf(trx, task.id))],
+        activity:
+          Object.keys(recorded).length === 0
+            ? undefined
+            : { taskId: task.id, actorId: caller.userId, kind: 'task.updated', changes: recorded },
       });
     }
     return presentUpdateResult(row);
@@ -244,12 +280,18 @@ export async function deleteTask(
       audience: readers,
     });
     for (const subtaskId of subtaskIds) {
-      // Each subtask became a top-level task.
+      // Each subtask became a top-level task, by the hand of whoever deleted its parent.
       await recordEvent(trx, {
         teamId: caller.teamId,
         type: 'task.updated',
         data: { taskId: subtaskId },
         audience: await readersOf(trx, subtaskId),
+        activity: {
+          taskId: subtaskId,
+          actorId: caller.userId,
+          kind: 'task.updated',
+          changes: { parentId: { from: task.id, to: null } },
+        },
       });
     }
     return presentDeleted(task);

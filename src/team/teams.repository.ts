@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { recordUnassignedFromTeam } from '../activity/activity.repository.js';
 import { byNameThenId } from '../ids.js';
 import { withinTransaction } from '../storage/database.js';
 import { inList, keeping, listParam, lockRows, type ListParam } from '../storage/dialect.js';
@@ -103,6 +104,8 @@ export async function deleteMember(db: Db, teamId: string, userId: string): Prom
 }
 
 async function deleteMembership(db: Db, teamId: string, userId: string): Promise<boolean> {
+  // The assignments end with the membership: each task's activity says so (an operator's change).
+  await recordUnassignedFromTeam(db, teamId, userId);
   await db
     .deleteFrom('list_members')
     .where('user_id', '=', userId)

@@ -3,12 +3,17 @@
  * then sent unchanged by every retry. `data` is the object as GET answers it for the webhook's
  * owner when the body is built (right after the commit, unless the worker is behind); an object
  * the owner may no longer read, or that is gone, is only its identity: `{"id"}` for a list,
- * `{"id", "number"}` for a task (so a deletion is `{"id", "number"}`). What the owner may read is
+ * `{"id", "number"}` for a task (so a deletion is `{"id", "number"}`), `{"id", "taskId"}`
+ * for a comment. What the owner may read is
  * decided by the same reads the API answers with, so a webhook never shows more than its owner's
  * own GET would. Nothing secret is ever in a body: task and list fields only.
  */
+import { namedIn, presentChanges } from '../activity/activity.presenter.js';
+import { listsVisibleTo, peopleByIds, type StoredChanges } from '../activity/activity.repository.js';
 import type { Caller } from '../caller.js';
-import type { TaskDetail, TaskList } from '../contract/index.js';
+import { presentComment } from '../comments/comments.presenter.js';
+import { findComment } from '../comments/comments.repository.js';
+import type { ActivityChanges, Comment, TaskDetail, TaskList } from '../contract/index.js';
 import { WEBHOOK_TEST_EVENT } from '../contract/webhooks.js';
 import { presentList } from '../lists/lists.presenter.js';
 import { findList, isListMember } from '../lists/lists.repository.js';
@@ -20,7 +25,10 @@ import { findDetail } from '../tasks/tasks.repository.js';
 export interface DeliverySource {
   eventId: number | null;
   type: string;
-  /** The outbox event's data: `{"listId"}`, `{"taskId"}` (and a deleted task's `number`), or a test's. */
+  /**
+   * The outbox event's data: `{"listId"}`, `{"taskId"}` (and a deleted task's `number`, an
+   * update's stored `changes`), or a test's.
+   */
   data: string;
   occurredAt: string;
 }
@@ -43,6 +51,22 @@ async function taskData(db: Db, owner: Caller, event: { taskId: number; number?:
   return withoutVersion(presentDetail(row, row.parts));
 }
 
+type CommentData = Comment | { id: number; taskId: number };
+
+/** A comment as GET /v1/tasks/{id}/comments/{commentId} answers it: readable as its task is. */
+async function commentData(
+  db: Db,
+  owner: Caller,
+  event: { taskId: number; commentId: number },
+  deleted: boolean,
+): Promise<CommentData> {
+  const gone = { id: event.commentId, taskId: event.taskId };
+  if (deleted) return gone;
+  const task = await findDetail(db, owner, event.taskId);
+  const comment = task?.accessible ? await findComment(db, event.taskId, event.commentId) : undefined;
+  return comment ? withoutVersion(presentComment(comment)) : gone;
+}
+
 async function listData(db: Db, owner: Caller, listId: number): Promise<ListData> {
   const list = await findList(db, owner.teamId, listId);
   if (!list || !(await isListMember(db, listId, owner.userId))) return { id: listId };
@@ -50,30 +74,42 @@ async function listData(db: Db, owner: Caller, listId: number): Promise<ListData
 }
 
 /**
- * The changed fields' `{from, to}` of a `task.updated`, from the change's activity record. The
- * activity record (issue 16) is not in this release; once it is, read it here by
- * `source.eventId` (the outbox event the delivery announces) and return it: this is the one
- * place that adds `changes` to a body.
+ * The changed fields' `{from, to}` of a `task.updated`, from the change's activity record, which
+ * the outbox copied into the delivery's data (changes/outbox.ts): people and lists named as the
+ * owner may see them, exactly as the task's activity shows them to the owner.
  */
 async function changesOf(
-  _db: Db,
-  _source: DeliverySource,
-): Promise<Record<string, { from: unknown; to: unknown }> | undefined> {
-  return undefined;
+  db: Db,
+  owner: Caller,
+  stored: StoredChanges | undefined,
+): Promise<ActivityChanges | undefined> {
+  if (!stored) return undefined;
+  const { userIds, listIds } = namedIn([{ changes: stored }]);
+  const [people, lists] = await Promise.all([peopleByIds(db, userIds), listsVisibleTo(db, owner.userId, listIds)]);
+  return presentChanges(stored, people, lists);
 }
 
 /** The JSON text of the delivery's body, as `owner` may see it now. */
 export async function buildBody(db: Db, owner: Caller, webhookId: string, source: DeliverySource): Promise<string> {
-  const event = JSON.parse(source.data) as { taskId?: number; listId?: number; number?: number };
-  let data: TaskData | ListData | { webhookId: string };
+  const event = JSON.parse(source.data) as {
+    taskId?: number;
+    listId?: number;
+    commentId?: number;
+    number?: number;
+    changes?: StoredChanges;
+  };
+  let data: TaskData | CommentData | ListData | { webhookId: string };
   if (source.type === WEBHOOK_TEST_EVENT) data = { webhookId };
-  else if (event.taskId !== undefined) {
+  else if (event.commentId !== undefined && event.taskId !== undefined) {
+    const comment = { taskId: event.taskId, commentId: event.commentId };
+    data = await commentData(db, owner, comment, source.type === 'comment.deleted');
+  } else if (event.taskId !== undefined) {
     data = await taskData(db, owner, { taskId: event.taskId, number: event.number }, source.type === 'task.deleted');
   } else data = await listData(db, owner, event.listId!);
   const body: Record<string, unknown> = { type: source.type, timestamp: source.occurredAt, data };
   // Only beside an object the owner may read: the old values are as private as the new.
   if (source.type === 'task.updated' && 'title' in data) {
-    const changes = await changesOf(db, source);
+    const changes = await changesOf(db, owner, event.changes);
     if (changes) body.changes = changes;
   }
   return JSON.stringify(body);

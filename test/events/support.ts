@@ -66,7 +66,7 @@ export async function joinTeam(server: TestServer, user: Actor, teamId: string):
   return { userId: user.userId, teamId, key, keyId: row.id, api: server.client(key) };
 }
 
-/** Asserts the shape every event must have: an increasing id and `data` that holds one id only. */
+/** Asserts the shape every event must have: an increasing id and `data` that holds its ids only (a comment's: the task's and its own). */
 export function checkShape(stream: SseStream, events: SseEvent[], after = 0): void {
   let previous = after;
   for (const event of events) {
@@ -74,9 +74,13 @@ export function checkShape(stream: SseStream, events: SseEvent[], after = 0): vo
     assert.ok(Number(event.id) > previous, `${stream.label}: ids must increase (${previous} then ${event.id})`);
     previous = Number(event.id);
     const data = JSON.parse(event.data);
-    const key = event.type.startsWith('taskList.') ? 'listId' : 'taskId';
-    assert.deepEqual(Object.keys(data), [key], `${stream.label}: data must hold only ${key}: ${event.data}`);
-    assert.equal(typeof data[key], 'number');
+    const keys = event.type.startsWith('taskList.')
+      ? ['listId']
+      : event.type.startsWith('comment.')
+        ? ['taskId', 'commentId']
+        : ['taskId'];
+    assert.deepEqual(Object.keys(data), keys, `${stream.label}: data must hold only ${keys.join(', ')}: ${event.data}`);
+    for (const key of keys) assert.equal(typeof data[key], 'number');
   }
 }
 

@@ -14,6 +14,7 @@ export function refKindOf(name: string, schema: JsonSchema): RefKind | undefined
   // A webhook's URL: the fixture's loopback receiver, which the test server allows.
   if (/^url$/i.test(name)) return 'url';
   if (!isIdLike(name, schema)) return undefined;
+  if (/comment/i.test(name)) return 'comment';
   if (/webhook/i.test(name)) return 'webhook';
   if (/delivery/i.test(name)) return 'delivery';
   if (/status/i.test(name)) return 'status';
@@ -94,7 +95,8 @@ function validNumber(schema: JsonSchema, integer: boolean, kind: RefKind | undef
   const numbers: fc.Arbitrary<Value> = integer
     ? fc.oneof(fc.integer({ min, max: Math.min(max, min + 20) }), fc.integer({ min, max }))
     : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
-  const refs = kind === 'list' || kind === 'task' || kind === 'status' ? [fc.constant(new Ref(kind))] : [];
+  const refs =
+    kind === 'list' || kind === 'task' || kind === 'comment' || kind === 'status' ? [fc.constant(new Ref(kind))] : [];
   return refs.length > 0 ? fc.oneof({ weight: 3, arbitrary: refs[0]! }, { weight: 1, arbitrary: numbers }) : numbers;
 }
 

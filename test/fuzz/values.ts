@@ -7,7 +7,18 @@
 import fc from 'fast-check';
 
 export type RefKind =
-  'list' | 'task' | 'status' | 'user' | 'team' | 'key' | 'email' | 'password' | 'webhook' | 'delivery' | 'url';
+  | 'list'
+  | 'task'
+  | 'comment'
+  | 'status'
+  | 'user'
+  | 'team'
+  | 'key'
+  | 'email'
+  | 'password'
+  | 'webhook'
+  | 'delivery'
+  | 'url';
 
 /** A real object of the fixture, by kind. */
 export class Ref {

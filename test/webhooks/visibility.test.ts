@@ -70,4 +70,58 @@ describe(`what a webhook may show (${TEST_STORE})`, () => {
       'exactly the events of the owner’s stream: added to the shared list, the task, the task leaving their view',
     );
   });
+
+  test("a task.updated payload carries the changed fields' from/to exactly as the owner's activity shows them (a list they cannot see left out)", async () => {
+    const team = await createTestTeam(server);
+    const owner = await team.member({ name: 'Watcher' });
+    const maker = await team.member({ name: 'Changer' });
+    const webhook = await createWebhook(owner.api, `${receiver.url}/${owner.userId}`, { eventTypes: ['task.updated'] });
+    const hidden = expectStatus(await maker.api.post('/v1/lists', { name: 'Not yours' }), 201);
+    const shared = expectStatus(await maker.api.post('/v1/lists', { name: 'Ours' }), 201);
+    expectStatus(await maker.api.post(`/v1/lists/${shared.id}/members`, { userId: owner.userId }), 201);
+    const task = expectStatus(await maker.api.post('/v1/tasks', { title: 'Before', taskListIds: [shared.id] }), 201);
+
+    expectStatus(
+      await maker.api.patch(`/v1/tasks/${task.id}`, {
+        title: 'After',
+        assigneeIds: [owner.userId],
+        taskListIds: [shared.id, hidden.id],
+      }),
+      200,
+    );
+    const received = await waitFor('the update', () =>
+      receiver.requests.find((r) => r.path === `/${owner.userId}` && r.json?.type === 'task.updated'),
+    );
+    const body = verify(webhook.secret, received);
+    const [entry] = expectStatus(await owner.api.get(`/v1/tasks/${task.id}/activity?limit=1`), 200);
+    assert.deepEqual(body.changes, entry.changes, "the owner's own activity entry of the change");
+    assert.deepEqual(body.changes.title, { from: 'Before', to: 'After' });
+    assert.deepEqual(
+      body.changes.assignees.to.map((p: any) => p.id),
+      [owner.userId],
+    );
+    assert.equal(body.changes.taskLists, undefined, 'joining a list the owner cannot see changes nothing they can see');
+    assert.ok(!received.body.includes('Not yours'), "a hidden list's name reached the webhook");
+  });
+
+  test('comment events carry the comment as GET answers it, and a deleted one as its identity', async () => {
+    const team = await createTestTeam(server);
+    const { owner } = team;
+    const webhook = await createWebhook(owner.api, `${receiver.url}/${owner.userId}`, {
+      eventTypes: ['comment.created', 'comment.deleted'],
+    });
+    const task = expectStatus(await owner.api.post('/v1/tasks', { title: 'Discussed' }), 201);
+    const comment = expectStatus(
+      await owner.api.post(`/v1/tasks/${task.id}/comments`, { body: 'Hi *there*' }),
+      201,
+    );
+    expectStatus(await owner.api.delete(`/v1/tasks/${task.id}/comments/${comment.id}`), 200);
+    const mine = () => receiver.requests.filter((r) => r.path === `/${owner.userId}`);
+    await waitFor('both comment events', () => (mine().length >= 2 ? true : undefined));
+    const [created, deleted] = mine().map((r) => verify(webhook.secret, r));
+    assert.equal(created.type, 'comment.created');
+    assert.deepEqual(created.data, comment, 'the comment as its POST (and GET) answered it');
+    assert.equal(deleted.type, 'comment.deleted');
+    assert.deepEqual(deleted.data, { id: comment.id, taskId: task.id });
+  });
 });

@@ -39,6 +39,8 @@ interface RequestOptions {
   body?: unknown;
   query?: URLSearchParams;
   ifMatch?: string;
+  /** Sent as Idempotency-Key: a POST sent again with the same key is applied once. */
+  idempotencyKey?: string;
 }
 
 let csrfToken: string | null = null;
@@ -60,6 +62,7 @@ export async function request<T>(method: Method, path: string, options: RequestO
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   if (options.ifMatch) headers['if-match'] = options.ifMatch;
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
   const query = options.query?.toString();
 
   let response: Response;
@@ -96,6 +99,15 @@ export const get = async <T>(path: string, query?: URLSearchParams) => (await re
 export const post = async <T>(path: string, body?: unknown) => (await request<T>('POST', path, { body })).data;
 export const patch = async <T>(path: string, body: unknown) => (await request<T>('PATCH', path, { body })).data;
 export const del = async <T>(path: string) => (await request<T>('DELETE', path)).data;
+
+/**
+ * A fresh Idempotency-Key. From getRandomValues, not randomUUID: a self-hosted server reached
+ * over plain HTTP is not a secure context, where randomUUID does not exist.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
 
 /** A message fit to show a person, whatever was thrown. */
 export function messageOf(error: unknown): string {

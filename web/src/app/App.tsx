@@ -10,6 +10,7 @@ import type { SessionInfo } from '@contract';
 import { SignIn } from '../auth/SignIn';
 import { navigate } from '../lib/router';
 import { TeamPicker } from '../auth/TeamPicker';
+import { clearAllDrafts } from '../timeline/drafts';
 import { NoticeProvider } from '../ui/notices';
 import { SessionContext, type SessionApi } from './session-context';
 import { Workspace } from './Workspace';
@@ -47,6 +48,7 @@ export function App() {
       await sessions.signOut();
     } finally {
       setCsrfToken(null);
+      clearAllDrafts();
       // The next person to sign in here starts afresh (an expired session keeps its page instead).
       navigate('/', { replace: true });
       setPhase({ kind: 'signed-out', notice: 'You have signed out.' });

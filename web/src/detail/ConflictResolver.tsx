@@ -1,7 +1,7 @@
 /**
- * Someone saved the description after this person started editing it. Both texts are shown
- * side by side; the person composes the text to keep (theirs, mine, both, or an edit of
- * either) and saves it over the version they have now seen.
+ * Someone saved the text (a description, a comment) after this person started editing it. Both
+ * texts are shown side by side; the person composes the text to keep (theirs, mine, both, or an
+ * edit of either) and saves it over the version they have now seen.
  */
 import { useId, useState } from 'preact/hooks';
 
@@ -11,18 +11,30 @@ interface Props {
   busy: boolean;
   onSave: (resolution: string) => void;
   onDiscardMine: () => void;
+  /** What happened, as the heading says it. */
+  heading?: string;
+  /** The saved version's label. */
+  theirsLabel?: string;
 }
 
-export function ConflictResolver({ theirs, mine, busy, onSave, onDiscardMine }: Props) {
+export function ConflictResolver({
+  theirs,
+  mine,
+  busy,
+  onSave,
+  onDiscardMine,
+  heading = 'Someone else changed this description while you were editing',
+  theirsLabel = 'Their version (saved)',
+}: Props) {
   const [resolution, setResolution] = useState(mine);
   const id = useId();
   return (
     <section class="conflict" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>Someone else changed this description while you were editing</h3>
+      <h3 id={`${id}-title`}>{heading}</h3>
       <p>Your text has not been saved and nothing is lost. Compare both versions, then save the text to keep.</p>
       <div class="conflict-columns">
         <label class="field">
-          <span>Their version (saved)</span>
+          <span>{theirsLabel}</span>
           <textarea readOnly rows={8} value={theirs} />
         </label>
         <label class="field">

@@ -92,6 +92,7 @@ export function DescriptionEditor({ taskId, description, etag, onSaved }: Props)
       {mode.kind === 'edit' && (
         <form
           class="description-editor"
+          aria-label="Edit description"
           onSubmit={(event) => {
             event.preventDefault();
             void save(draft, base.current.etag);

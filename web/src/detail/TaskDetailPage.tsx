@@ -12,21 +12,32 @@ import { ErrorNote } from '../ui/ErrorNote';
 import { Link } from '../ui/Link';
 import { useNotify } from '../ui/notices';
 import { DescriptionEditor } from './DescriptionEditor';
+import { LazyTimeline } from './LazyTimeline';
 import { Subtasks } from './Subtasks';
 import { TitleField } from './TitleField';
 import { useLiveTask } from './use-live-task';
 
 export function TaskDetailPage({ taskId }: { taskId: number }) {
-  const { task, etag, error, deleted, reload } = useLiveTask(taskId);
+  const { task, etag, missing, error, deleted, reload } = useLiveTask(taskId);
   const { lists } = useTeamData();
   const notify = useNotify();
-  useDocumentTitle(task?.title);
+  useDocumentTitle(task?.title ?? (missing ? 'Task not found' : undefined));
 
   if (deleted) {
     return (
       <section class="page">
         <h1>Task deleted</h1>
         <p>This task has been deleted.</p>
+        <Link href="/">Go to my tasks</Link>
+      </section>
+    );
+  }
+  if (missing) {
+    // Missing or not shared with this person: the same page, so it tells nothing about which.
+    return (
+      <section class="page">
+        <h1>Task not found</h1>
+        <p>This task does not exist, or it has not been shared with you.</p>
         <Link href="/">Go to my tasks</Link>
       </section>
     );
@@ -130,6 +141,7 @@ export function TaskDetailPage({ taskId }: { taskId: number }) {
 
       <DescriptionEditor taskId={taskId} description={task.description} etag={etag} onSaved={reload} />
       <Subtasks task={task} />
+      <LazyTimeline task={task} />
 
       <footer class="danger-zone">
         <ConfirmButton label="Delete task" confirmLabel="Delete permanently" onConfirm={() => void remove()} />

@@ -137,7 +137,8 @@ function Avatars({ names }: { names: string[] }) {
   );
 }
 
-const initials = (name: string) => {
+/** A name's initials: "Ada Lovelace" → "AL". */
+export const initials = (name: string) => {
   const words = name.trim().split(/\s+/);
   const letters = words.length > 1 ? [words[0], words[words.length - 1]] : words;
   return letters.map((word) => [...(word ?? '')][0]?.toUpperCase() ?? '').join('');

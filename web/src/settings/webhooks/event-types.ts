@@ -11,6 +11,9 @@ const LABELS: Record<ChangeEventType, string> = {
   'task.created': 'Task created',
   'task.updated': 'Task changed',
   'task.deleted': 'Task deleted',
+  'comment.created': 'Comment added',
+  'comment.updated': 'Comment edited',
+  'comment.deleted': 'Comment deleted',
 };
 
 /** "Task created" ("Test" for a test delivery), or the type itself for one the app does not know. */

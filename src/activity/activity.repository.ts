@@ -1,0 +1,247 @@
+/**
+ * Task activity rows: written in the transaction of the change they record, read a page at a
+ * time by task. `changes` is JSON holding people and lists by id (`StoredChanges`); who and what
+ * they are is read for each reader (activity.presenter.ts), since a list's name may be shown only
+ * to its members.
+ */
+import type { QueryCreator } from 'kysely';
+import type { ActivityKind, Person } from '../contract/index.js';
+import { inList, keeping, listParam, type ListParam } from '../storage/dialect.js';
+import { prepared } from '../storage/prepared.js';
+import type { Db, Tables } from '../storage/schema.js';
+
+/** A change of one field: before and after. */
+export interface FieldChange<T> {
+  from: T;
+  to: T;
+}
+
+/** What an entry stores: as `ActivityChanges`, with people (user ids) and lists (list ids) by id. */
+export interface StoredChanges {
+  title?: FieldChange<string>;
+  description?: FieldChange<string | null>;
+  priority?: FieldChange<string | null>;
+  dueDate?: FieldChange<string | null>;
+  status?: FieldChange<{ id: number; name: string }>;
+  parentId?: FieldChange<number | null>;
+  assignees?: FieldChange<string[]>;
+  taskLists?: FieldChange<number[]>;
+  commentId?: FieldChange<number | null>;
+}
+
+/** One entry to record. */
+export interface NewActivity {
+  taskId: number;
+  /** Null: an operator's change (`tasklane admin`). */
+  actorId: string | null;
+  kind: ActivityKind;
+  changes: StoredChanges;
+}
+
+/** The values of one row, `changes` as JSON text. */
+export type ActivityValues = {
+  taskId: number;
+  actorId: string | null;
+  kind: string;
+  changes: string;
+  createdAt: string;
+};
+
+export const activityValues = (entry: NewActivity, createdAt: string): ActivityValues => ({
+  taskId: entry.taskId,
+  actorId: entry.actorId,
+  kind: entry.kind,
+  changes: JSON.stringify(entry.changes),
+  createdAt,
+});
+
+/**
+ * Inserts one entry: a statement of its own, or a part of a larger one (changes/outbox.ts folds
+ * it into the statement that records the change's event, so it costs no round trip).
+ */
+export const insertActivity = (db: QueryCreator<Tables>, p: ActivityValues) =>
+  db.insertInto('task_activity').values({
+    task_id: p.taskId,
+    actor_id: p.actorId,
+    kind: p.kind,
+    changes: p.changes,
+    created_at: p.createdAt,
+  });
+
+const insertActivityRow = prepared(insertActivity);
+
+/** Records one entry in the caller's transaction. */
+export async function recordActivity(db: Db, entry: NewActivity, createdAt = new Date().toISOString()): Promise<void> {
+  await insertActivityRow(db, activityValues(entry, createdAt));
+}
+
+/**
+ * Records many entries (an operator's change of many tasks), one fixed-shape INSERT each: a
+ * multi-row INSERT would have a text per row count, and PostgreSQL connections prepare every
+ * write's text (prepared.ts), which must stay a bounded set.
+ */
+export async function recordActivities(db: Db, entries: readonly NewActivity[]): Promise<void> {
+  const createdAt = new Date().toISOString();
+  for (const entry of entries) await insertActivityRow(db, activityValues(entry, createdAt));
+}
+
+/**
+ * Records, for every task of the status `from`, that an operator moved it to `to` (a status
+ * deleted with `--move-to`): one statement, before the move, whatever the number of tasks.
+ */
+export async function recordStatusMove(
+  db: Db,
+  from: { id: number; name: string },
+  to: { id: number; name: string },
+): Promise<void> {
+  const changes: StoredChanges = {
+    status: { from: { id: from.id, name: from.name }, to: { id: to.id, name: to.name } },
+  };
+  await db
+    .insertInto('task_activity')
+    .columns(['task_id', 'actor_id', 'kind', 'changes', 'created_at'])
+    .expression(
+      db
+        .selectFrom('tasks')
+        .select((eb) => [
+          'id',
+          eb.cast<string | null>(eb.val(null), 'text').as('actor_id'),
+          eb.cast<string>(eb.val('task.updated' satisfies ActivityKind), 'text').as('kind'),
+          eb.cast<string>(eb.val(JSON.stringify(changes)), 'text').as('changes'),
+          eb.cast<string>(eb.val(new Date().toISOString()), 'text').as('created_at'),
+        ])
+        .where('status_id', '=', from.id),
+    )
+    .execute();
+}
+
+/**
+ * Records, for every task of the team the user is assigned to, that they are no longer: the
+ * operator removed them from the team (`admin member remove`), which ends their assignments.
+ * Runs before the assignments are deleted.
+ */
+export async function recordUnassignedFromTeam(db: Db, teamId: string, userId: string): Promise<void> {
+  // Kept locked (`keep`): a task deleted meanwhile is deleted first and skipped, or waits for this.
+  const theirTasks = await keeping(
+    db,
+    db
+      .selectFrom('task_assignees as mine')
+      .innerJoin('tasks as t', 't.id', 'mine.task_id')
+      .select('t.id')
+      .where('mine.user_id', '=', userId)
+      .where('t.team_id', '=', teamId),
+    't',
+  ).execute();
+  if (theirTasks.length === 0) return;
+  const rows = await db
+    .selectFrom('task_assignees')
+    .select(['task_id', 'user_id'])
+    .where(
+      inList(
+        db,
+        'task_id',
+        listParam(
+          db,
+          theirTasks.map((t) => t.id),
+        ),
+      ),
+    )
+    .orderBy('task_id')
+    .orderBy('user_id')
+    .execute();
+  const assignees = new Map<number, string[]>();
+  for (const row of rows) {
+    const people = assignees.get(row.task_id);
+    if (people) people.push(row.user_id);
+    else assignees.set(row.task_id, [row.user_id]);
+  }
+  const entries = [...assignees].map(([taskId, from]): NewActivity => ({
+    taskId,
+    actorId: null,
+    kind: 'task.updated',
+    changes: { assignees: { from, to: from.filter((id) => id !== userId) } },
+  }));
+  await recordActivities(db, entries);
+}
+
+/** An entry as read, with its actor (null for an operator's change). */
+export interface ActivityRecord {
+  id: number;
+  taskId: number;
+  actor: Person | null;
+  kind: ActivityKind;
+  changes: StoredChanges;
+  createdAt: string;
+}
+
+/** Newest first, from the task's (task_id, id) index: the cost of a page does not grow with the task's history. */
+const pageRows = prepared((db, p: { taskId: number; through: number; limit: number }) =>
+  db
+    .selectFrom('task_activity as a')
+    .leftJoin('users as u', 'u.id', 'a.actor_id')
+    .select(['a.id', 'a.kind', 'a.changes', 'a.created_at', 'u.id as actor_id', 'u.name', 'u.email'])
+    .where('a.task_id', '=', p.taskId)
+    .where('a.id', '<=', p.through)
+    .orderBy('a.id', 'desc')
+    .limit(p.limit),
+);
+
+/** Up to `limit` of the task's entries with ids up to `through`, newest first. */
+export async function activityPage(
+  db: Db,
+  taskId: number,
+  page: { through: number; limit: number },
+): Promise<ActivityRecord[]> {
+  const rows = await pageRows(db, { taskId, through: page.through, limit: page.limit });
+  return rows.map((r) => ({
+    id: r.id,
+    taskId,
+    actor: r.actor_id === null ? null : { id: r.actor_id, name: r.name!, email: r.email! },
+    kind: r.kind as ActivityKind,
+    changes: JSON.parse(r.changes) as StoredChanges,
+    createdAt: r.created_at,
+  }));
+}
+
+const peopleRows = prepared((db, p: { userIds: ListParam }) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'name', 'email'])
+    .where(inList(db, 'id', p.userIds)),
+);
+
+/** The people named in entries, by id: current names, as everywhere a person is shown. */
+export async function peopleByIds(db: Db, userIds: readonly string[]): Promise<Map<string, Person>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await peopleRows(db, { userIds: listParam(db, userIds) });
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+const visibleListRows = prepared((db, p: { listIds: ListParam; userId: string }) =>
+  db
+    .selectFrom('task_lists as l')
+    .select(['l.id', 'l.name'])
+    .where(inList(db, 'l.id', p.listIds))
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('list_members as m')
+          .select('m.list_id')
+          .whereRef('m.list_id', '=', 'l.id')
+          .where('m.user_id', '=', p.userId),
+      ),
+    ),
+);
+
+/**
+ * Of the lists named in entries, those the reader is a member of, by id, with their names: the
+ * rule of `taskLists` (task-links.repository.ts), so a list's name never reaches someone outside it.
+ */
+export async function listsVisibleTo(
+  db: Db,
+  userId: string,
+  listIds: readonly number[],
+): Promise<Map<number, { id: number; name: string }>> {
+  if (listIds.length === 0) return new Map();
+  const rows = await visibleListRows(db, { listIds: listParam(db, listIds), userId });
+  return new Map(rows.map((r) => [r.id, r]));
+}

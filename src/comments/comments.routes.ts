@@ -1,0 +1,107 @@
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { etagOf } from '../http/etag.js';
+import type { App, AppDeps } from '../http/app-types.js';
+import { errorResponses } from '../contract/common.js';
+import { Comment, CommentBody, CommentDeleted, CommentParams, CommentsQuery } from '../contract/comments.js';
+import { TaskIdParams } from '../contract/tasks.js';
+import * as service from './comments.service.js';
+
+const tags = ['Comments'];
+
+/** Sends the comment's ETag with it, for conditional edits and deletes. */
+function withEtag(reply: FastifyReply, comment: service.VersionedComment): service.VersionedComment {
+  reply.header('etag', etagOf(comment.version));
+  return comment;
+}
+
+export function commentsRoutes(app: App, _deps: AppDeps): void {
+  app.get(
+    '/v1/tasks/:taskId/comments',
+    {
+      schema: {
+        summary: "A task's comments, oldest first (extension)",
+        tags,
+        params: TaskIdParams,
+        querystring: CommentsQuery,
+        response: { 200: Type.Array(Comment), ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => service.listComments(request.store, request.caller, request.params.taskId, request.query),
+  );
+
+  app.post(
+    '/v1/tasks/:taskId/comments',
+    {
+      schema: {
+        summary: 'Comment on a task: CommonMark, 1 to 20,000 characters (extension)',
+        tags,
+        params: TaskIdParams,
+        body: CommentBody,
+        response: { 201: Comment, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          withEtag(
+            reply,
+            await service.createComment(request.store, request.caller, request.params.taskId, request.body.body),
+          ),
+        ),
+  );
+
+  app.get(
+    '/v1/tasks/:taskId/comments/:commentId',
+    {
+      schema: {
+        summary: 'One comment, with its ETag (extension)',
+        tags,
+        params: CommentParams,
+        response: { 200: Comment, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { taskId, commentId } = request.params;
+      return withEtag(reply, await service.getComment(request.store, request.caller, taskId, commentId));
+    },
+  );
+
+  app.patch(
+    '/v1/tasks/:taskId/comments/:commentId',
+    {
+      schema: {
+        summary: 'Edit a comment; only its author may (extension)',
+        tags,
+        params: CommentParams,
+        body: CommentBody,
+        response: { 200: Comment, ...errorResponses(400, 403, 404, 412) },
+      },
+    },
+    async (request, reply) => {
+      const { taskId, commentId } = request.params;
+      const { store, caller, body, headers } = request;
+      return withEtag(
+        reply,
+        await service.updateComment(store, caller, taskId, commentId, body.body, headers['if-match']),
+      );
+    },
+  );
+
+  app.delete(
+    '/v1/tasks/:taskId/comments/:commentId',
+    {
+      schema: {
+        summary: "Delete a comment; its author may, and so may the team's owners and admins (extension)",
+        tags,
+        params: CommentParams,
+        response: { 200: CommentDeleted, ...errorResponses(400, 403, 404, 412) },
+      },
+    },
+    async (request) => {
+      const { taskId, commentId } = request.params;
+      return service.deleteComment(request.store, request.caller, taskId, commentId, request.headers['if-match']);
+    },
+  );
+}
