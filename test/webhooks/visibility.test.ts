@@ -111,10 +111,7 @@ describe(`what a webhook may show (${TEST_STORE})`, () => {
       eventTypes: ['comment.created', 'comment.deleted'],
     });
     const task = expectStatus(await owner.api.post('/v1/tasks', { title: 'Discussed' }), 201);
-    const comment = expectStatus(
-      await owner.api.post(`/v1/tasks/${task.id}/comments`, { body: 'Hi *there*' }),
-      201,
-    );
+    const comment = expectStatus(await owner.api.post(`/v1/tasks/${task.id}/comments`, { body: 'Hi *there*' }), 201);
     expectStatus(await owner.api.delete(`/v1/tasks/${task.id}/comments/${comment.id}`), 200);
     const mine = () => receiver.requests.filter((r) => r.path === `/${owner.userId}`);
     await waitFor('both comment events', () => (mine().length >= 2 ? true : undefined));
