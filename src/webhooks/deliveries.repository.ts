@@ -2,6 +2,7 @@
  * webhook_deliveries and webhook_attempts as the API reads and nudges them: an endpoint's log,
  * a test delivery, a manual retry. The worker's side of the same tables is queue.repository.ts.
  */
+import { MAX_ID } from '../contract/index.js';
 import type { Db, WebhookDeliveriesTable } from '../storage/schema.js';
 
 export interface AttemptRecord {
@@ -85,7 +86,8 @@ export async function listDeliveries(
   page: { limit: number; before?: number },
 ): Promise<DeliveryRecord[]> {
   let query = db.selectFrom('webhook_deliveries').select(DELIVERY_COLUMNS).where('webhook_id', '=', webhookId);
-  if (page.before !== undefined) query = query.where('id', '<', page.before);
+  // A cursor beyond every id there can be (an integer column's) stands after all of them.
+  if (page.before !== undefined && page.before <= MAX_ID) query = query.where('id', '<', page.before);
   return withAttempts(db, (await query.orderBy('id', 'desc').limit(page.limit).execute()) as DeliveryRow[]);
 }
 

@@ -182,7 +182,21 @@ export async function disableWebhook(db: Db, id: string, reason: string, now: st
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Deliveries (with their attempts) removed per statement when a webhook is deleted. */
+const DELETE_BATCH = 1000;
+
+/**
+ * Deletes the webhook with its deliveries and their log. The deliveries go first, a batch per
+ * statement, and the webhook row last, nearly alone: deleting it locks it, and a change's outbox
+ * statement, which holds the team row's lock, waits for that lock to insert a delivery for it (a
+ * foreign key check). So the team's writes wait only for a short delete, whatever the log's size.
+ */
 export async function deleteWebhook(db: Db, id: string): Promise<void> {
+  for (;;) {
+    const batch = db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', id).limit(DELETE_BATCH);
+    const deleted = await db.deleteFrom('webhook_deliveries').where('id', 'in', batch).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) < DELETE_BATCH) break;
+  }
   await db.deleteFrom('webhooks').where('id', '=', id).execute();
 }
 

@@ -18,6 +18,7 @@ import { MAX_WEBHOOKS_PER_TEAM, WEBHOOK_TEST_EVENT } from '../contract/webhooks.
 import { conflict, forbidden, invalidInput, notFound } from '../http/errors.js';
 import { isUuid, toId } from '../ids.js';
 import { afterCommit, type Store } from '../storage/database.js';
+import { lockRows } from '../storage/dialect.js';
 import { findUser } from '../team/users.repository.js';
 import * as deliveries from './deliveries.repository.js';
 import { DestinationError, parseWebhookUrl, resolveDestination } from './destination.js';
@@ -97,13 +98,15 @@ export async function createWebhook(
 ): Promise<WebhookWithSecret> {
   const key = secretKeyOf(config);
   const url = await checkedUrl(body.url, config);
-  if ((await webhooks.countWebhooks(store.db, caller.teamId)) >= MAX_WEBHOOKS_PER_TEAM) {
-    throw conflict(`A team can have at most ${MAX_WEBHOOKS_PER_TEAM} webhooks; delete one first.`);
-  }
   const id = randomUUID();
   const secret = newSecret();
-  await store.transaction((trx) =>
-    webhooks.insertWebhook(trx, {
+  await store.transaction(async (trx) => {
+    // The team row's lock queues concurrent creations, so each counts the others: the cap holds.
+    await lockRows(trx, trx.selectFrom('teams').select('id').where('id', '=', caller.teamId), 'change');
+    if ((await webhooks.countWebhooks(trx, caller.teamId)) >= MAX_WEBHOOKS_PER_TEAM) {
+      throw conflict(`A team can have at most ${MAX_WEBHOOKS_PER_TEAM} webhooks; delete one first.`);
+    }
+    await webhooks.insertWebhook(trx, {
       id,
       teamId: caller.teamId,
       ownerId: caller.userId,
@@ -112,8 +115,8 @@ export async function createWebhook(
       eventTypes: body.eventTypes ?? null,
       sealedSecret: seal(key, secret.bytes, id),
       now: new Date().toISOString(),
-    }),
-  );
+    });
+  });
   return presentWithSecret(await reload(store, caller, id), secret.shown);
 }
 

@@ -158,10 +158,74 @@ describe(`webhook management (${TEST_STORE})`, () => {
     expectError(await owner.api.get(`/v1/webhooks/${hook.id}`), 404, `Webhook ${hook.id} not found.`);
   });
 
+  test('the delivery log pages newest first with before=<id>; a cursor past every possible id is the first page', async () => {
+    const { owner } = await createTestTeam(server);
+    const hook = await createWebhook(owner.api, hookUrl('paged'));
+    for (let n = 0; n < 3; n++) expectStatus(await owner.api.post(`/v1/webhooks/${hook.id}/test`), 202);
+    const all = expectStatus(await owner.api.get(`/v1/webhooks/${hook.id}/deliveries`), 200);
+    const ids = all.map((d: any) => d.id);
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => b - a),
+      'newest first',
+    );
+    const next = expectStatus(await owner.api.get(`/v1/webhooks/${hook.id}/deliveries?limit=1&before=${ids[0]}`), 200);
+    assert.deepEqual(
+      next.map((d: any) => d.id),
+      [ids[1]],
+    );
+    for (const huge of ['2147483648', '9007199254740992']) {
+      const page = expectStatus(await owner.api.get(`/v1/webhooks/${hook.id}/deliveries?before=${huge}`), 200);
+      assert.deepEqual(
+        page.map((d: any) => d.id),
+        ids,
+      );
+    }
+  });
+
+  test('deleting a webhook removes every delivery of its log, however many (deleted in batches before the webhook)', async () => {
+    const { owner } = await createTestTeam(server);
+    const hook = await createWebhook(owner.api, hookUrl('long-log'));
+    expectStatus(await owner.api.post(`/v1/webhooks/${hook.id}/test`), 202);
+    // A long log, written directly: 2,500 deliveries is more than two of the delete's batches.
+    const db = server.store.db;
+    const [first] = await db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook.id).execute();
+    const copy: Partial<typeof first> = { ...first };
+    delete copy.id;
+    for (let n = 0; n < 5; n++) {
+      await db
+        .insertInto('webhook_deliveries')
+        .values(Array.from({ length: 500 }, () => copy as Omit<NonNullable<typeof first>, 'id'>))
+        .execute();
+    }
+    const count = async (table: 'webhook_deliveries' | 'webhooks') => {
+      const row = await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(table === 'webhooks' ? 'id' : 'webhook_id', '=', hook.id)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    };
+    assert.equal(await count('webhook_deliveries'), 2501);
+    expectStatus(await owner.api.delete(`/v1/webhooks/${hook.id}`), 200);
+    assert.equal(await count('webhook_deliveries'), 0);
+    assert.equal(await count('webhooks'), 0);
+  });
+
   test(`a team has at most ${MAX_WEBHOOKS_PER_TEAM} webhooks; one more is a 409`, async () => {
     const { owner } = await createTestTeam(server);
     for (let n = 0; n < MAX_WEBHOOKS_PER_TEAM; n++) await createWebhook(owner.api, hookUrl(`many-${n}`));
     expectError(await owner.api.post('/v1/webhooks', { url: hookUrl('one-more') }), 409, /at most 50 webhooks/);
+  });
+
+  test(`the cap holds for creations sent at the same moment: of 6 racing for the last place, exactly one gets it`, async () => {
+    const { owner } = await createTestTeam(server);
+    for (let n = 0; n < MAX_WEBHOOKS_PER_TEAM - 1; n++) await createWebhook(owner.api, hookUrl(`almost-${n}`));
+    const racing = await Promise.all(
+      Array.from({ length: 6 }, (_, n) => owner.api.post('/v1/webhooks', { url: hookUrl(`race-${n}`) })),
+    );
+    assert.deepEqual(racing.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409]);
+    assert.equal(expectStatus(await owner.api.get('/v1/webhooks'), 200).length, MAX_WEBHOOKS_PER_TEAM);
   });
 
   test('after a rotation both secrets sign for 24 hours: the reference library verifies the delivery with either', async () => {

@@ -42,6 +42,20 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
+/** The most of `requests` the receiver was answering at one moment. */
+export function mostAtOnce(requests: readonly Received[]): number {
+  const edges = requests.flatMap((r) => [
+    [r.startedAt, 1],
+    [r.endedAt ?? Infinity, -1],
+  ]) as [number, number][];
+  // At equal times an end goes first: one answered and the next begun in the same millisecond.
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, change] of edges) most = Math.max(most, (now += change));
+  return most;
+}
+
 export async function startReceiver(responder: Responder = () => ({ status: 204 })): Promise<Receiver> {
   const requests: Received[] = [];
   let answer = responder;
