@@ -9,9 +9,9 @@
  *   every BENCH_WEBHOOK_INTERVAL_MS (20 ms: 50 a second, below one endpoint's throughput, so this
  *   measures the way to the receiver rather than a queue); for each, the time from its POST's
  *   answer (just after the commit) to the arrival of its delivery.
- * - **The cost of a slow receiver to a change**: PATCH round trips with no webhook, then with a
- *   webhook whose receiver takes 5 s to answer each delivery (its queue only grows). Delivery is
- *   asynchronous, so the two should match.
+ * - **The cost of a slow receiver to a change**: PATCH round trips with no webhook and with a
+ *   webhook whose receiver takes 5 s to answer each delivery (its queue only grows), in
+ *   alternating blocks. Delivery is asynchronous, so the two should match.
  *
  * Environment: BENCH_ENGINES (default sqlite,postgres; --quick sqlite), BENCH_PG_URL (as for
  * `http`), BENCH_WEBHOOK_EVENTS (events per measurement; default 1000, --quick 100),
@@ -49,6 +49,8 @@ const SERVER_ENV = {
 };
 const SLOW_RECEIVER_MS = 5_000;
 const WAIT_MS = 300_000;
+/** Blocks of PATCHes each side of the slow receiver's A/B. */
+const PATCH_BLOCKS = 6;
 
 /** A throwaway database of the engine for `work`, removed afterwards. */
 async function withDatabase<T>(engine: Engine, label: string, work: (url: string) => Promise<T>): Promise<T> {
@@ -164,27 +166,34 @@ async function latency(engine: Engine, receiver: Receiver, events: number): Prom
   });
 }
 
-/** PATCH round trips (ms) with no webhook, and with one whose receiver is slow. */
+/**
+ * PATCH round trips (ms) with no webhook, and with one whose receiver is slow: in alternating
+ * blocks (the webhook created before each "slow" block and deleted after it), so that drift of
+ * a noisy machine falls on both sides alike.
+ */
 async function patchCost(engine: Engine, slow: Receiver, patches: number): Promise<{ none: number[]; slow: number[] }> {
   return withDatabase(engine, 'patch', async (url) => {
     const server: Serving = await serve(url, SERVER_ENV);
     try {
       const { key } = printedKey(server.stdout());
       const task = await api(server.url, key, 'POST', '/v1/tasks', { title: 'Patched' }, 201);
-      const round = async (label: string) => {
-        const times: number[] = [];
-        for (let n = 0; n < patches; n++) {
+      const block = Math.max(Math.ceil(patches / PATCH_BLOCKS), 1);
+      const round = async (label: string, into: number[]) => {
+        for (let n = 0; n < block; n++) {
           const started = performance.now();
           await api(server.url, key, 'PATCH', `/v1/tasks/${task.id}`, { title: `${label} ${n}` }, 200);
-          times.push(performance.now() - started);
+          into.push(performance.now() - started);
         }
-        return times;
       };
-      await round('warm-up');
-      const none = await round('none');
-      await api(server.url, key, 'POST', '/v1/webhooks', { url: `${slow.url}/slow-${engine}` }, 201);
-      await round('warm-up with webhook');
-      const withSlow = await round('slow');
+      await round('warm-up', []);
+      const none: number[] = [];
+      const withSlow: number[] = [];
+      for (let b = 0; b < PATCH_BLOCKS; b++) {
+        await round('none', none);
+        const hook = await api(server.url, key, 'POST', '/v1/webhooks', { url: `${slow.url}/slow-${engine}` }, 201);
+        await round('slow', withSlow);
+        await api(server.url, key, 'DELETE', `/v1/webhooks/${hook.id}`, undefined, 200);
+      }
       return { none, slow: withSlow };
     } finally {
       await server.stop();
