@@ -123,7 +123,7 @@ export function AssigneePicker({ task, onChange, compact, align }: FieldProps & 
 }
 
 /** Initials in circles, up to three and then "+2": a row's assignees at a glance (names on hover). */
-function Avatars({ names }: { names: string[] }) {
+export function Avatars({ names }: { names: string[] }) {
   const shown = names.length > 3 ? names.slice(0, 2) : names;
   return (
     <span class="avatars" title={names.join(', ')}>
