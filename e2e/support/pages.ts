@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { seriousViolations } from './axe.js';
 import { newContext, unlabelledControls, type Watch } from './browser.js';
 import type { Person, Workspace } from './workspace.js';
 
@@ -26,8 +27,13 @@ export const sidebarOf = (page: Page) => page.getByRole('navigation', { name: 'L
 export const sidebarLink = (page: Page, name: string) =>
   page.getByRole('list', { name: 'Your lists' }).getByRole('link', { name, exact: true });
 
-export async function expectLabelled(page: Page, screen: string): Promise<void> {
+/**
+ * The screen as it is now passes the accessibility checks: every visible control has a name,
+ * and axe-core finds nothing serious or critical.
+ */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
   assert.deepEqual(await unlabelledControls(page), [], `controls without an accessible name on ${screen}`);
+  assert.deepEqual(await seriousViolations(page), [], `axe-core: serious or critical violations on ${screen}`);
 }
 
 export async function signIn(page: Page, who: Person, team?: string): Promise<void> {

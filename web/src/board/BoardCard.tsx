@@ -29,7 +29,7 @@ export function BoardCard({ task, subtasks, position, setSize, top, dragging, ..
   const names = task.assignees.map((person) => person.name);
   return (
     <li
-      class={`card${dragging ? ' is-dragging' : ''}${task.isCompleted ? ' is-completed' : ''}`}
+      class={`board-card${dragging ? ' is-dragging' : ''}${task.isCompleted ? ' is-completed' : ''}`}
       style={{ top: `${top}px` }}
       data-task-id={task.id}
       aria-posinset={position}
@@ -42,12 +42,12 @@ export function BoardCard({ task, subtasks, position, setSize, top, dragging, ..
       }}
       onDragEnd={handlers.onDragEnd}
     >
-      <div class="card-top">
+      <div class="board-card-top">
         <span class="task-number">#{task.number}</span>
         {task.priority && <span class={`priority priority-${task.priority}`}>{PRIORITY_LABELS[task.priority]}</span>}
         <button
           type="button"
-          class="button-quiet card-status"
+          class="button-quiet board-card-status"
           data-status-control
           aria-label={`Status of ${quote(task)}: ${task.status.name}`}
           aria-haspopup="dialog"
@@ -59,23 +59,23 @@ export function BoardCard({ task, subtasks, position, setSize, top, dragging, ..
       </div>
       <Link
         href={`/tasks/${task.id}`}
-        class="card-title"
+        class="board-card-title"
         draggable={false}
         data-task-link
         aria-keyshortcuts="Shift+ArrowLeft Shift+ArrowRight"
       >
         {task.title}
       </Link>
-      <div class="card-meta">
+      <div class="board-card-meta">
         {task.dueDate && (
-          <span class={`card-due${overdue ? ' is-overdue' : ''}`}>
+          <span class={`board-card-due${overdue ? ' is-overdue' : ''}`}>
             {overdue ? 'Overdue: ' : 'Due '}
             {formatDueDate(task.dueDate)}
           </span>
         )}
-        {subtasks > 0 && <span class="card-subtasks">{countOf(subtasks, 'subtask')}</span>}
+        {subtasks > 0 && <span class="board-card-subtasks">{countOf(subtasks, 'subtask')}</span>}
         {names.length > 0 && (
-          <span class="card-assignees">
+          <span class="board-card-assignees">
             <span class="sr-only">Assigned to {names.join(', ')}</span>
             <span aria-hidden="true">
               <Avatars names={names} />

@@ -105,7 +105,7 @@ function LayoutSwitch({ path, filters, layout }: { path: string; filters: TaskFi
     </Link>
   );
   return (
-    <nav class="layout-switch" aria-label="Show tasks as">
+    <nav class="layout-switch" aria-label="View">
       {option('list', 'List')}
       {option('board', 'Board')}
     </nav>
