@@ -5,6 +5,7 @@ import { newContext, screenshot } from '../support/browser.js';
 import {
   choose,
   expectAccessible,
+  expectSidebarFullHeight,
   gone,
   setDueDate,
   sidebarLink,
@@ -206,5 +207,6 @@ export function tasksSteps(run: WebappRun): void {
     });
     await screenshot(ada, '05-task-detail');
     await expectAccessible(ada, 'the task detail');
+    await expectSidebarFullHeight(ada, 'the task detail');
   });
 }

@@ -89,3 +89,20 @@ export async function setDueDate(page: Page, task: string, date: string): Promis
   await page.getByLabel(`Due date of ${task}`, { exact: true }).fill(date);
   await visible(valueButton(page, `Due date of ${task}`));
 }
+
+/**
+ * The sidebar's background runs down the whole page, however tall: the nav that holds it is as
+ * tall as the page, not as the window (a sticky nav of one window's height left the rest of the
+ * column bare in full-page screenshots and in print).
+ */
+export async function expectSidebarFullHeight(page: Page, screen: string): Promise<void> {
+  const { navBottom, pageHeight, windowHeight } = (await page.evaluate(`(() => {
+    const nav = document.querySelector('nav.sidebar').getBoundingClientRect();
+    return { navBottom: nav.bottom + window.scrollY, pageHeight: document.documentElement.scrollHeight, windowHeight: innerHeight };
+  })()`)) as { navBottom: number; pageHeight: number; windowHeight: number };
+  assert.ok(pageHeight > windowHeight, `${screen} is taller than the window (${pageHeight} > ${windowHeight})`);
+  assert.ok(
+    navBottom >= pageHeight - 1,
+    `${screen}: the sidebar ends at ${navBottom}px of a page ${pageHeight}px tall`,
+  );
+}

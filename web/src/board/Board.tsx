@@ -9,7 +9,7 @@
  * status, O or Enter opens the task (those two are the app's own shortcuts, app/shortcuts.ts).
  */
 import type { ComponentChildren } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { TaskStatus, TaskSummary } from '@contract';
 import { fetchTask } from '../api/tasks';
 import { useLiveEvent } from '../app/live';
@@ -45,6 +45,22 @@ export function Board({ filters, scope, empty, reloadRef }: BoardProps) {
   const [focusTaskId, setFocusTaskId] = useState<number | null>(null);
   const [choosing, setChoosing] = useState<TaskSummary | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  const boardRef = useRef<HTMLDivElement>(null);
+  const [bodyHeight, setBodyHeight] = useState(480);
+
+  // Columns end at the window's foot, so the page itself barely scrolls and each column does.
+  const fit = () => {
+    const board = boardRef.current;
+    if (!board) return;
+    const below = window.innerHeight - board.getBoundingClientRect().top - window.scrollY;
+    const height = Math.max(320, Math.round(below - 56)); // the column's header, and a margin
+    setBodyHeight((current) => (Math.abs(current - height) > 1 ? height : current));
+  };
+  useLayoutEffect(fit);
+  useEffect(() => {
+    window.addEventListener('resize', fit);
+    return () => window.removeEventListener('resize', fit);
+  }, []);
 
   useLiveEvent((event) => {
     if (!event.type.startsWith('task') || event.taskId === undefined) return board.reloadSoon(); // lists, a resync
@@ -68,8 +84,8 @@ export function Board({ filters, scope, empty, reloadRef }: BoardProps) {
     keepFocus &&= queries.has(to.id); // a status the filters hide takes the card out of sight
     if (keepFocus) setFocusTaskId(task.id);
     const problem = await board.move(task, to);
-    if (problem) notify(problem, 'error');
-    setAnnouncement(problem ?? `Moved ${quote(task)} to ${to.name}.`);
+    if (problem) notify(problem, 'error'); // said by the notices' own live region
+    setAnnouncement(problem ? '' : `Moved ${quote(task)} to ${to.name}.`);
     if (keepFocus && problem) setFocusTaskId(task.id); // back in its column
   };
 
@@ -118,12 +134,13 @@ export function Board({ filters, scope, empty, reloadRef }: BoardProps) {
       )}
       {loaded && total === 0 && empty}
       {columns.length === 0 && <p class="empty">No status matches these filters.</p>}
-      <div class="board" onKeyDown={onKeyDown}>
+      <div class="board" ref={boardRef} onKeyDown={onKeyDown}>
         {columns.map((status) => (
           <BoardColumn
             key={status.id}
             status={status}
             column={board.columns.get(status.id)}
+            bodyHeight={bodyHeight}
             subtasks={counts}
             dragging={dragging}
             dropTarget={dropOn === status.id}

@@ -18,6 +18,8 @@ export const ROW_HEIGHT = 120;
 interface Props {
   status: TaskStatus;
   column: ColumnData | undefined;
+  /** The most the cards' scrolling body may take, in px. */
+  bodyHeight: number;
   subtasks: ReadonlyMap<number, number>;
   dragging: TaskSummary | null;
   /** A dragged card is over this column. */
@@ -34,7 +36,7 @@ interface Props {
 }
 
 export function BoardColumn(props: Props) {
-  const { status, column, subtasks, dragging, dropTarget, focusTaskId } = props;
+  const { status, column, bodyHeight, subtasks, dragging, dropTarget, focusTaskId } = props;
   const headingId = useId();
   const body = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -90,6 +92,7 @@ export function BoardColumn(props: Props) {
       <div
         ref={body}
         class="board-column-body"
+        style={{ maxHeight: `${bodyHeight}px` }}
         onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
         onDragOver={(event) => {
           if (!dragging) return;
