@@ -6,7 +6,7 @@
  *
  * Keys on a card's title: ↑/↓ (J/K) the card above or below, ←/→ (H/L) the next column,
  * Home/End the column's first and last, Shift+←/→ move the card. S (the card's ⋯) lists every
- * status, O or Enter opens the task (those two are the app's own shortcuts, app/shortcuts.ts).
+ * status, O or Enter opens the task (those two are the app's own shortcuts, app/shortcuts.tsx).
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -63,7 +63,8 @@ export function Board({ filters, scope, empty, reloadRef }: BoardProps) {
   }, []);
 
   useLiveEvent((event) => {
-    if (!event.type.startsWith('task') || event.taskId === undefined) return board.reloadSoon(); // lists, a resync
+    if (event.type.startsWith('comment.')) return; // nothing a card shows
+    if (!event.type.startsWith('task.') || event.taskId === undefined) return board.reloadSoon(); // lists, a resync
     const shownIn = board.columnOf(event.taskId);
     if (shownIn !== undefined) board.reloadSoon([shownIn]);
     if (event.type === 'task.deleted') return;

@@ -13,7 +13,7 @@ interface Props {
   onCreated: () => void;
   onCancel?: () => void;
   autoFocus?: boolean;
-  /** The view's own quick add is where N (app/shortcuts.ts) puts the keyboard. */
+  /** The view's own quick add is where N (app/shortcuts.tsx) puts the keyboard. */
   shortcut?: boolean;
 }
 

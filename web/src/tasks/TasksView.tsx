@@ -91,7 +91,7 @@ export function TasksView({ heading, intro, actions, banner, scope, newTaskDefau
   );
 }
 
-/** List or Board: links, so each is an address; B (app/shortcuts.ts) follows the other one. */
+/** List or Board: links, so each is an address; B (app/shortcuts.tsx) follows the other one. */
 function LayoutSwitch({ path, filters, layout }: { path: string; filters: TaskFilters; layout: TasksLayout }) {
   const option = (value: TasksLayout, label: string) => (
     <Link
