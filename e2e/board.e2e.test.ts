@@ -3,8 +3,8 @@
  * My tasks as columns by status, with the list's filters, in the address; cards moved by drag and
  * by the keyboard, each seen live by a teammate in another browser; a move refused by a newer
  * change or lost on the way, shown and put back; a long column that draws only what is in sight;
- * empty and loading states; the shortcuts and their ? overlay, which never fire while typing; and
- * axe-core's checks of the board and the overlay. Screenshots go to test-artifacts/ (18-*.png);
+ * empty and loading states; a phone; the shortcuts and their ? overlay, which never fire while
+ * typing; and axe-core's checks of the board and the overlay. Screenshots go to test-artifacts/ (18-*.png);
  * with README_SCREENSHOTS=1 the board's also to docs/screenshots/ for README.md.
  *
  * The tests share one workspace and run in order.
@@ -266,6 +266,22 @@ describeInBrowser('the board and the keyboard in a real browser', () => {
     await ada.unroute(taskQueries);
     await screenshot(ada, '18-board-empty');
     await expectAccessible(ada, 'an empty board');
+  });
+
+  it('on a phone the columns scroll sideways inside the board; nothing else sticks out', async () => {
+    const phone = await openPage(run, workspace.ben, undefined, { width: 390, height: 844 });
+    try {
+      await phone.goto(`/lists/${launchId}?view=board`);
+      await visible(card(phone, 'In progress', 'Book the venue'));
+      const overflow = await phone.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
+      assert.equal(overflow, 0, 'the page itself does not scroll sideways');
+      await screenshot(phone, '18-phone-board');
+      await expectAccessible(phone, 'the board on a phone');
+    } finally {
+      await phone.context().close();
+    }
   });
 
   it('shortcuts: ? lists them, / searches, N adds, J/K move, O opens, S changes status, B switches view; none fire while typing', async () => {
