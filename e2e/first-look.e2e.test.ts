@@ -22,7 +22,7 @@ import {
   screenshot,
   type Watch,
 } from './support/browser.js';
-import { expectLabelled, gone, signIn, valueButton, visible } from './support/pages.js';
+import { expectAccessible, gone, signIn, valueButton, visible } from './support/pages.js';
 import { eventually, startWorkspace, type Person, type Workspace } from './support/workspace.js';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -111,7 +111,7 @@ describeInBrowser('the web app, from screenshots', () => {
       ),
     );
     await screenshot(page, '14-01-my-tasks-empty');
-    await expectLabelled(page, 'an empty My tasks');
+    await expectAccessible(page, 'an empty My tasks');
 
     const phone = await openPage(PHONE);
     const box = await phone.getByRole('list', { name: 'Your lists and their tasks' }).boundingBox();
@@ -182,7 +182,7 @@ describeInBrowser('the web app, from screenshots', () => {
       .evaluateAll((cells) => cells.map((cell) => Math.round(cell.getBoundingClientRect().x)));
     assert.equal(new Set(statusX).size, 1, `statuses in one column: ${statusX}`);
     await screenshot(page, '14-03-rows');
-    await expectLabelled(page, 'the rows');
+    await expectAccessible(page, 'the rows');
   });
 
   it('edits a row from the keyboard: Tab to a value, Enter or Space opens it, Escape cancels, Enter picks', async () => {
@@ -235,7 +235,7 @@ describeInBrowser('the web app, from screenshots', () => {
     assert.match(typed, /^2026-(12-01|01-12)$/);
     await page.keyboard.press('Enter');
     await gone(dateInput);
-    assert.match(await focused(), /^Due date of “Book the venue”: \d/);
+    assert.match(await focused(), /^Due date of “Book the venue”: due \d/);
 
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
@@ -400,7 +400,7 @@ describeInBrowser('the web app, from screenshots', () => {
       'document.documentElement.scrollWidth - document.documentElement.clientWidth',
     );
     assert.equal(overflow, 0, 'nothing sticks out sideways');
-    await expectLabelled(phone, 'the rows on a phone');
+    await expectAccessible(phone, 'the rows on a phone');
     await phone.context().close();
 
     await openList(page, 'Launch');

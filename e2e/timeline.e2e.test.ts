@@ -18,7 +18,7 @@ import {
   screenshot,
   type Watch,
 } from './support/browser.js';
-import { choose, expectLabelled, gone, openPage, visible, type WebappRun } from './support/pages.js';
+import { choose, expectAccessible, gone, openPage, visible, type WebappRun } from './support/pages.js';
 import { eventually, startWorkspace, type Person, type Workspace } from './support/workspace.js';
 
 const TITLE = 'Book the venue';
@@ -114,7 +114,7 @@ describeInBrowser('a task’s timeline in a real browser', () => {
     assert.equal(await time.innerText(), 'just now');
     assert.match((await time.getAttribute('title')) ?? '', new RegExp(`${YEAR}, \\d\\d:\\d\\d`));
     await screenshot(ada, '15-timeline');
-    await expectLabelled(ada, 'the task timeline');
+    await expectAccessible(ada, 'the task timeline');
   });
 
   it('a teammate the task is not shared with gets the not-found page', async () => {
@@ -211,7 +211,7 @@ describeInBrowser('a task’s timeline in a real browser', () => {
       await visible(commentBy(phone, 'Ada Lovelace', 'booked for 18:00'));
       await visible(composerOf(phone));
       await screenshot(phone, '15-phone-timeline');
-      await expectLabelled(phone, 'the timeline on a phone');
+      await expectAccessible(phone, 'the timeline on a phone');
       const overflow = await phone.evaluate(
         'document.documentElement.scrollWidth - document.documentElement.clientWidth',
       );

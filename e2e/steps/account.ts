@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { it } from 'node:test';
 import { screenshot } from '../support/browser.js';
-import { expectLabelled, gone, sidebarLink, visible, type WebappRun } from '../support/pages.js';
+import {
+  expectAccessible,
+  expectSidebarFullHeight,
+  gone,
+  sidebarLink,
+  visible,
+  type WebappRun,
+} from '../support/pages.js';
 
 /** Status code of a curl request with an API key (the way a script would use a key). */
 function curlStatus(url: string, key: string): string {
@@ -36,7 +43,8 @@ export function accountSteps(run: WebappRun): void {
     const keys = ada.getByRole('table', { name: 'Your API keys' });
     await visible(keys.getByRole('row', { name: /curl check/ }));
     await screenshot(ada, '09-settings');
-    await expectLabelled(ada, 'settings');
+    await expectAccessible(ada, 'settings');
+    await expectSidebarFullHeight(ada, 'settings');
 
     await secretBox.getByRole('button', { name: 'Done' }).click();
     await ada.getByRole('button', { name: 'Revoke key curl check' }).click();

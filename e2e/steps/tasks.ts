@@ -4,7 +4,8 @@ import { it } from 'node:test';
 import { newContext, screenshot } from '../support/browser.js';
 import {
   choose,
-  expectLabelled,
+  expectAccessible,
+  expectSidebarFullHeight,
   gone,
   setDueDate,
   sidebarLink,
@@ -25,7 +26,7 @@ export function tasksSteps(run: WebappRun): void {
     await ada.goto('/');
     await visible(ada.getByRole('heading', { name: 'Sign in' }));
     await screenshot(ada, '01-sign-in');
-    await expectLabelled(ada, 'sign-in');
+    await expectAccessible(ada, 'sign-in');
 
     await ada.getByLabel('Email').fill(workspace.ada.email);
     await ada.getByLabel('Password').fill('not the password');
@@ -123,7 +124,7 @@ export function tasksSteps(run: WebappRun): void {
     });
     await ada.getByLabel(`Priority of ${task}`).focus(); // a visible focus ring in the screenshot
     await screenshot(ada, '03-list');
-    await expectLabelled(ada, 'the list view');
+    await expectAccessible(ada, 'the list view');
   });
 
   it('keeps filters in the address, so a filtered view survives a reload and can be shared', async () => {
@@ -205,6 +206,7 @@ export function tasksSteps(run: WebappRun): void {
       assert.equal(task.description, source);
     });
     await screenshot(ada, '05-task-detail');
-    await expectLabelled(ada, 'the task detail');
+    await expectAccessible(ada, 'the task detail');
+    await expectSidebarFullHeight(ada, 'the task detail');
   });
 }

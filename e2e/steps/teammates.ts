@@ -7,7 +7,7 @@ import { it } from 'node:test';
 import { screenshot } from '../support/browser.js';
 import {
   choose,
-  expectLabelled,
+  expectAccessible,
   gone,
   openPage,
   sidebarLink,
@@ -32,7 +32,7 @@ export function teammateSteps(run: WebappRun): void {
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await visible(dialog.getByRole('button', { name: 'Remove Ben Okafor from Launch' }));
     await screenshot(ada, '06-share-dialog');
-    await expectLabelled(ada, 'the share dialog');
+    await expectAccessible(ada, 'the share dialog');
     await ada.keyboard.press('Escape'); // a modal dialog closes from the keyboard
     await gone(dialog);
 
@@ -174,7 +174,7 @@ export function teammateSteps(run: WebappRun): void {
     await eventually(async () => assert.equal(await sidebarOf(phone).isVisible(), false));
     await visible(phone.getByRole('link', { name: 'Book the venue', exact: true }));
     await screenshot(phone, '10-phone-list');
-    await expectLabelled(phone, 'the phone list view');
+    await expectAccessible(phone, 'the phone list view');
     const overflow = await phone.evaluate(
       'document.documentElement.scrollWidth - document.documentElement.clientWidth',
     );

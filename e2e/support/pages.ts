@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { seriousViolations } from './axe.js';
 import { newContext, unlabelledControls, type Watch } from './browser.js';
 import type { Person, Workspace } from './workspace.js';
 
@@ -26,8 +27,13 @@ export const sidebarOf = (page: Page) => page.getByRole('navigation', { name: 'L
 export const sidebarLink = (page: Page, name: string) =>
   page.getByRole('list', { name: 'Your lists' }).getByRole('link', { name, exact: true });
 
-export async function expectLabelled(page: Page, screen: string): Promise<void> {
+/**
+ * The screen as it is now passes the accessibility checks: every visible control has a name,
+ * and axe-core finds nothing serious or critical.
+ */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
   assert.deepEqual(await unlabelledControls(page), [], `controls without an accessible name on ${screen}`);
+  assert.deepEqual(await seriousViolations(page), [], `axe-core: serious or critical violations on ${screen}`);
 }
 
 export async function signIn(page: Page, who: Person, team?: string): Promise<void> {
@@ -82,4 +88,21 @@ export async function setDueDate(page: Page, task: string, date: string): Promis
   await valueButton(page, `Due date of ${task}`).click();
   await page.getByLabel(`Due date of ${task}`, { exact: true }).fill(date);
   await visible(valueButton(page, `Due date of ${task}`));
+}
+
+/**
+ * The sidebar's background runs down the whole page, however tall: the nav that holds it is as
+ * tall as the page, not as the window (a sticky nav of one window's height left the rest of the
+ * column bare in full-page screenshots and in print).
+ */
+export async function expectSidebarFullHeight(page: Page, screen: string): Promise<void> {
+  const { navBottom, pageHeight, windowHeight } = (await page.evaluate(`(() => {
+    const nav = document.querySelector('nav.sidebar').getBoundingClientRect();
+    return { navBottom: nav.bottom + window.scrollY, pageHeight: document.documentElement.scrollHeight, windowHeight: innerHeight };
+  })()`)) as { navBottom: number; pageHeight: number; windowHeight: number };
+  assert.ok(pageHeight > windowHeight, `${screen} is taller than the window (${pageHeight} > ${windowHeight})`);
+  assert.ok(
+    navBottom >= pageHeight - 1,
+    `${screen}: the sidebar ends at ${navBottom}px of a page ${pageHeight}px tall`,
+  );
 }

@@ -11,12 +11,14 @@ import { TaskDetailPage } from '../detail/TaskDetailPage';
 import { SettingsPage } from '../settings/SettingsPage';
 import { Sidebar } from '../sidebar/Sidebar';
 import { Link } from '../ui/Link';
+import { onShortcutKey, ShortcutsHelp } from './shortcuts';
 import { TopBar } from './TopBar';
 
 export function Layout() {
   const { path } = useLocation();
   const route = routeOf(path);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
   const main = useRef<HTMLElement>(null);
   const firstPage = useRef(true);
 
@@ -29,6 +31,12 @@ export function Layout() {
     main.current?.focus({ preventScroll: true });
     window.scrollTo(0, 0);
   }, [path]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => onShortcutKey(event, () => setHelpOpen(true));
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
 
   useEffect(() => {
     if (!drawerOpen) return;
@@ -44,12 +52,17 @@ export function Layout() {
       <a class="skip-link" href="#main">
         Skip to content
       </a>
-      <TopBar drawerOpen={drawerOpen} onToggleDrawer={() => setDrawerOpen(!drawerOpen)} />
+      <TopBar
+        drawerOpen={drawerOpen}
+        onToggleDrawer={() => setDrawerOpen(!drawerOpen)}
+        onShowShortcuts={() => setHelpOpen(true)}
+      />
       <Sidebar id="sidebar" route={route} />
       {drawerOpen && <div class="scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
       <main id="main" ref={main} tabIndex={-1}>
         <Page route={route} />
       </main>
+      {helpOpen && <ShortcutsHelp onClose={() => setHelpOpen(false)} />}
     </div>
   );
 }

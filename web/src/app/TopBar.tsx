@@ -9,11 +9,12 @@ import { useSession } from './session-context';
 interface Props {
   drawerOpen: boolean;
   onToggleDrawer: () => void;
+  onShowShortcuts: () => void;
 }
 
 const CONNECTION_TEXT = { live: 'Live', connecting: 'Connecting…', offline: 'Offline' } as const;
 
-export function TopBar({ drawerOpen, onToggleDrawer }: Props) {
+export function TopBar({ drawerOpen, onToggleDrawer, onShowShortcuts }: Props) {
   const { session, switchTeam, signOut } = useSession();
   const connection = useConnectionState();
   const notify = useNotify();
@@ -71,6 +72,16 @@ export function TopBar({ drawerOpen, onToggleDrawer }: Props) {
         {CONNECTION_TEXT[connection]}
       </span>
       <span class="user-name">{session.user.name}</span>
+      <button
+        type="button"
+        class="button-quiet shortcuts-button"
+        aria-label="Keyboard shortcuts"
+        aria-keyshortcuts="?"
+        title="Keyboard shortcuts (?)"
+        onClick={onShowShortcuts}
+      >
+        <span aria-hidden="true">?</span>
+      </button>
       <Link href="/settings" class="button-quiet">
         Settings
       </Link>

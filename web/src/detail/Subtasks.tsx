@@ -27,13 +27,15 @@ export function Subtasks({ task }: { task: TaskDetail }) {
       <ErrorNote message={subtasks.error} />
       <ul class="subtask-list">
         {ordered.map((subtask) => (
-          <li key={subtask.id} class={subtask.isCompleted ? 'is-completed' : ''}>
+          <li key={subtask.id} class={subtask.isCompleted ? 'is-completed' : ''} data-task-id={subtask.id}>
             <DoneCheckbox task={subtask} onChange={(change) => void edit(subtask, change)} />
-            <Link href={`/tasks/${subtask.id}`} class="task-link">
+            <Link href={`/tasks/${subtask.id}`} class="task-link" data-task-link>
               {subtask.title}
             </Link>
             <span class="task-number">#{subtask.number}</span>
-            <StatusField task={subtask} onChange={(change) => void edit(subtask, change)} compact />
+            <span data-status-control>
+              <StatusField task={subtask} onChange={(change) => void edit(subtask, change)} compact />
+            </span>
           </li>
         ))}
       </ul>

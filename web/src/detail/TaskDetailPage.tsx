@@ -77,7 +77,7 @@ export function TaskDetailPage({ taskId }: { taskId: number }) {
   };
 
   return (
-    <article class="page task-detail">
+    <article class="page task-detail" data-task-id={task.id}>
       <nav class="breadcrumbs" aria-label="Back">
         <Link href={backTo.href}>← {backTo.label}</Link>
       </nav>
@@ -91,7 +91,7 @@ export function TaskDetailPage({ taskId }: { taskId: number }) {
       <dl class="task-properties">
         <div>
           <dt>Status</dt>
-          <dd>
+          <dd data-status-control>
             <StatusField task={task} onChange={onChange} />
           </dd>
         </div>

@@ -47,6 +47,9 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
     node.setAttribute('target', '_blank');
     node.setAttribute('rel', 'noopener noreferrer nofollow');
   }
+  // An image written as raw HTML without a text is passed over, not read out by its file name
+  // (Markdown's own images always have one).
+  if (node.tagName === 'IMG' && !node.hasAttribute('alt')) node.setAttribute('alt', '');
 });
 
 /** The only inputs a description keeps: disabled checkboxes (task list items), with nothing but their state. */

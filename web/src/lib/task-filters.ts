@@ -93,3 +93,18 @@ export function tasksQuery(filters: TaskFilters, scope: { listId?: number; assig
   }
   return params;
 }
+
+/** How a view of tasks is drawn: rows (the default) or columns by status (`?view=board`). */
+export type TasksLayout = 'list' | 'board';
+
+export function layoutFromSearch(search: string): TasksLayout {
+  return new URLSearchParams(search).get('view') === 'board' ? 'board' : 'list';
+}
+
+/** `?…` for the page's address: the layout (when not the default list) and the filters. */
+export function searchOfView(filters: TaskFilters, layout: TasksLayout): string {
+  const params = new URLSearchParams(layout === 'board' ? { view: 'board' } : {});
+  for (const [name, value] of toParams(filters)) params.append(name, value);
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}

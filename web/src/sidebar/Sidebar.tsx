@@ -30,45 +30,48 @@ export function Sidebar({ id, route }: Props) {
   };
 
   return (
+    // The nav is as tall as the page (its background with it); its contents stay in sight.
     <nav id={id} class="sidebar" aria-label="Lists and views">
-      <Link href="/" class="nav-item" aria-current={route.page === 'my-tasks' ? 'page' : undefined}>
-        <span class="nav-icon" aria-hidden="true">
-          ☺
-        </span>
-        My tasks
-      </Link>
+      <div class="sidebar-inner">
+        <Link href="/" class="nav-item" aria-current={route.page === 'my-tasks' ? 'page' : undefined}>
+          <span class="nav-icon" aria-hidden="true">
+            ☺
+          </span>
+          My tasks
+        </Link>
 
-      <div class="sidebar-section-title">
-        <h2 class="sidebar-heading">Lists</h2>
-        <button
-          type="button"
-          class="button-quiet small"
-          aria-expanded={creating}
-          onClick={() => setCreating(!creating)}
-        >
-          + New list
-        </button>
+        <div class="sidebar-section-title">
+          <h2 class="sidebar-heading">Lists</h2>
+          <button
+            type="button"
+            class="button-quiet small"
+            aria-expanded={creating}
+            onClick={() => setCreating(!creating)}
+          >
+            + New list
+          </button>
+        </div>
+        {creating && (
+          <ListForm title="New list" submitLabel="Create list" onSubmit={create} onCancel={() => setCreating(false)} />
+        )}
+        <ErrorNote message={listsError} />
+        {lists === undefined && !listsError && <p class="muted small">Loading lists…</p>}
+        {lists?.length === 0 && !creating && <p class="muted small">No lists yet.</p>}
+        <ul class="sidebar-lists" aria-label="Your lists">
+          {lists?.map((list) => (
+            <SidebarListItem
+              key={list.id}
+              list={list}
+              current={route.page === 'list' && route.listId === list.id}
+              onShare={setSharing}
+            />
+          ))}
+        </ul>
+
+        <ArchivedLists />
+
+        {sharing && <ListMembersDialog list={sharing} onClose={() => setSharing(null)} />}
       </div>
-      {creating && (
-        <ListForm title="New list" submitLabel="Create list" onSubmit={create} onCancel={() => setCreating(false)} />
-      )}
-      <ErrorNote message={listsError} />
-      {lists === undefined && !listsError && <p class="muted small">Loading lists…</p>}
-      {lists?.length === 0 && !creating && <p class="muted small">No lists yet.</p>}
-      <ul class="sidebar-lists" aria-label="Your lists">
-        {lists?.map((list) => (
-          <SidebarListItem
-            key={list.id}
-            list={list}
-            current={route.page === 'list' && route.listId === list.id}
-            onShare={setSharing}
-          />
-        ))}
-      </ul>
-
-      <ArchivedLists />
-
-      {sharing && <ListMembersDialog list={sharing} onClose={() => setSharing(null)} />}
     </nav>
   );
 }

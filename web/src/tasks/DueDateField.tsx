@@ -38,7 +38,8 @@ export function DueDateField({ task, onChange, compact }: FieldProps) {
       ref={button}
       type="button"
       class={`${valueButtonClass(compact, !due)}${overdue ? ' is-overdue' : ''}`}
-      aria-label={`${label}: ${due ? formatDueDate(due) : 'none'}${overdue ? ', overdue' : ''}`}
+      // The name holds the words shown ("Due 1 Dec", "No due date"): WCAG 2.5.3, Label in Name.
+      aria-label={`${label}: ${due ? `due ${formatDueDate(due)}` : compact ? 'none' : 'no due date'}${overdue ? ', overdue' : ''}`}
       // A click from the keyboard (Enter, Space) has no pointer position: detail is 0.
       onClick={(event) => setEditing(event.detail > 0 ? 'pointer' : 'keyboard')}
     >

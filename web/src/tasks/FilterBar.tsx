@@ -56,6 +56,8 @@ export function FilterBar({ filters, onChange, showAssignee }: Props) {
           <input
             type="search"
             placeholder="Search titles"
+            data-shortcut="search"
+            aria-keyshortcuts="/"
             value={text}
             onInput={(e) => onType(e.currentTarget.value)}
           />

@@ -13,6 +13,8 @@ interface Props {
   onCreated: () => void;
   onCancel?: () => void;
   autoFocus?: boolean;
+  /** The view's own quick add is where N (app/shortcuts.tsx) puts the keyboard. */
+  shortcut?: boolean;
 }
 
 export function QuickAdd({
@@ -22,6 +24,7 @@ export function QuickAdd({
   onCreated,
   onCancel,
   autoFocus,
+  shortcut,
 }: Props) {
   const [title, setTitle] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -55,6 +58,8 @@ export function QuickAdd({
         placeholder={placeholder}
         ref={autoFocus ? focusOnMount : undefined}
         autoComplete="off"
+        data-shortcut={shortcut ? 'new-task' : undefined}
+        aria-keyshortcuts={shortcut ? 'N' : undefined}
         onInput={(event) => setTitle(event.currentTarget.value)}
       />
       <button type="submit" class="button-primary" disabled={!title.trim() || busy}>

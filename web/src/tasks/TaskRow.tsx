@@ -44,7 +44,7 @@ export function TaskRow({ task, edit, newTaskDefaults, orphan, viewListId, onSub
       <div class={`task-row${task.isCompleted ? ' is-completed' : ''}`}>
         <DoneCheckbox task={task} onChange={onChange} />
         <div class="task-title">
-          <Link href={`/tasks/${task.id}`} class="task-link">
+          <Link href={`/tasks/${task.id}`} class="task-link" data-task-link>
             {task.title}
           </Link>
           <span class="task-number">#{task.number}</span>
@@ -58,7 +58,7 @@ export function TaskRow({ task, edit, newTaskDefaults, orphan, viewListId, onSub
           <span class="cell cell-lists">
             <ListPicker task={task} onChange={onChange} compact viewListId={viewListId} align="end" />
           </span>
-          <span class="cell cell-status">
+          <span class="cell cell-status" data-status-control>
             <StatusField task={task} onChange={onChange} compact />
           </span>
           <span class="cell cell-priority">

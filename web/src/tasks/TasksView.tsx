@@ -1,19 +1,34 @@
 /**
  * A view of tasks (one list, or My tasks): quick add, filters kept in the address, and the
- * tasks themselves, refetched whenever the event stream says a task or list changed.
+ * tasks themselves, as rows or as a board of columns by status (`?view=board`, in the address
+ * too), refetched whenever the event stream says a task or list changed.
  */
 import type { ComponentChildren } from 'preact';
+import { useRef } from 'preact/hooks';
 import { fetchTasks, type NewTaskDefaults } from '../api/tasks';
 import { useLiveEvent } from '../app/live';
+import { LazyBoard } from '../board/LazyBoard';
 import { navigate, useLocation } from '../lib/router';
-import { filtersFromSearch, hasFilters, NO_FILTERS, searchOfFilters, tasksQuery } from '../lib/task-filters';
+import {
+  filtersFromSearch,
+  hasFilters,
+  layoutFromSearch,
+  NO_FILTERS,
+  searchOfView,
+  tasksQuery,
+  type TaskFilters,
+  type TasksLayout,
+} from '../lib/task-filters';
 import { countOf, plural } from '../lib/plural';
 import { useAsync } from '../lib/use-async';
 import { ErrorNote } from '../ui/ErrorNote';
+import { Link } from '../ui/Link';
 import { FilterBar } from './FilterBar';
 import { QuickAdd } from './QuickAdd';
 import { TaskTree } from './TaskTree';
 import { useTaskEditing } from './use-task-editing';
+
+type Scope = { listId?: number; assigneeId?: string };
 
 interface Props {
   heading: ComponentChildren;
@@ -21,7 +36,7 @@ interface Props {
   intro?: ComponentChildren;
   actions?: ComponentChildren;
   banner?: ComponentChildren;
-  scope: { listId?: number; assigneeId?: string };
+  scope: Scope;
   newTaskDefaults: NewTaskDefaults;
   /** False where the view cannot take new tasks (an archived list). */
   canAdd?: boolean;
@@ -32,28 +47,94 @@ interface Props {
 export function TasksView({ heading, intro, actions, banner, scope, newTaskDefaults, canAdd = true, empty }: Props) {
   const { path, search } = useLocation();
   const filters = filtersFromSearch(search);
+  const layout = layoutFromSearch(search);
+  // The rows or the board, whichever is shown, reload when a task is added above them.
+  const reload = useRef<() => void>(() => {});
+
+  const setFilters = (next: TaskFilters) => navigate(path + searchOfView(next, layout), { replace: true });
+  const nothing = hasFilters(filters) ? (
+    <p class="empty">
+      Nothing matches.{' '}
+      <button type="button" class="button-link" onClick={() => setFilters(NO_FILTERS)}>
+        Clear filters
+      </button>
+    </p>
+  ) : (
+    (empty ?? <p class="empty">No tasks here yet.{canAdd && ' Add one above.'}</p>)
+  );
+
+  return (
+    <section class={`page${layout === 'board' ? ' page-board' : ''}`}>
+      <header class="page-header">
+        <h1>{heading}</h1>
+        <div class="page-actions">
+          <LayoutSwitch path={path} filters={filters} layout={layout} />
+          {actions}
+        </div>
+        {intro && <p class="page-intro muted">{intro}</p>}
+      </header>
+      {banner}
+      {canAdd && <QuickAdd defaults={newTaskDefaults} onCreated={() => reload.current()} shortcut />}
+      <FilterBar filters={filters} onChange={setFilters} showAssignee={scope.assigneeId === undefined} />
+      {layout === 'board' ? (
+        <LazyBoard filters={filters} scope={scope} empty={nothing} reloadRef={reload} />
+      ) : (
+        <TaskRows
+          filters={filters}
+          scope={scope}
+          newTaskDefaults={newTaskDefaults}
+          empty={nothing}
+          reloadRef={reload}
+        />
+      )}
+    </section>
+  );
+}
+
+/** List or Board: links, so each is an address; B (app/shortcuts.tsx) follows the other one. */
+function LayoutSwitch({ path, filters, layout }: { path: string; filters: TaskFilters; layout: TasksLayout }) {
+  const option = (value: TasksLayout, label: string) => (
+    <Link
+      href={path + searchOfView(filters, value)}
+      class="layout-option"
+      aria-current={layout === value ? 'page' : undefined}
+      data-shortcut={layout === value ? undefined : 'toggle-layout'}
+      title={layout === value ? undefined : `Show as ${label.toLowerCase()} (B)`}
+    >
+      {label}
+    </Link>
+  );
+  return (
+    <nav class="layout-switch" aria-label="View">
+      {option('list', 'List')}
+      {option('board', 'Board')}
+    </nav>
+  );
+}
+
+interface RowsProps {
+  filters: TaskFilters;
+  scope: Scope;
+  newTaskDefaults: NewTaskDefaults;
+  empty: ComponentChildren;
+  reloadRef: { current: () => void };
+}
+
+/** The view's tasks as rows, subtasks under their parents. */
+function TaskRows({ filters, scope, newTaskDefaults, empty, reloadRef }: RowsProps) {
   const query = tasksQuery(filters, scope).toString();
   const tasks = useAsync(() => fetchTasks(new URLSearchParams(query)), [query]);
   const edit = useTaskEditing(tasks);
+  reloadRef.current = tasks.reload;
 
   // Task events, and list events (an archived list hides tasks, a renamed one changes labels).
   useLiveEvent((event) => {
     if (event.type.startsWith('task') || event.type === 'sync.required') tasks.reloadSoon();
   });
 
-  const setFilters = (next: typeof filters) => navigate(path + searchOfFilters(next), { replace: true });
   const count = tasks.data?.length;
-
   return (
-    <section class="page">
-      <header class="page-header">
-        <h1>{heading}</h1>
-        {actions && <div class="page-actions">{actions}</div>}
-        {intro && <p class="page-intro muted">{intro}</p>}
-      </header>
-      {banner}
-      {canAdd && <QuickAdd defaults={newTaskDefaults} onCreated={tasks.reload} />}
-      <FilterBar filters={filters} onChange={setFilters} showAssignee={scope.assigneeId === undefined} />
+    <>
       <ErrorNote message={tasks.error} />
       {tasks.data === undefined && !tasks.error && <p class="muted">Loading tasks…</p>}
       {count !== undefined && (
@@ -62,17 +143,7 @@ export function TasksView({ heading, intro, actions, banner, scope, newTaskDefau
           {hasFilters(filters) && ` ${plural(count, 'matches', 'match')} these filters`}
         </p>
       )}
-      {count === 0 &&
-        (hasFilters(filters) ? (
-          <p class="empty">
-            Nothing matches.{' '}
-            <button type="button" class="button-link" onClick={() => setFilters(NO_FILTERS)}>
-              Clear filters
-            </button>
-          </p>
-        ) : (
-          (empty ?? <p class="empty">No tasks here yet.{canAdd && ' Add one above.'}</p>)
-        ))}
+      {count === 0 && empty}
       {tasks.data && tasks.data.length > 0 && (
         <TaskTree
           tasks={tasks.data}
@@ -82,6 +153,6 @@ export function TasksView({ heading, intro, actions, banner, scope, newTaskDefau
           onSubtaskCreated={tasks.reload}
         />
       )}
-    </section>
+    </>
   );
 }

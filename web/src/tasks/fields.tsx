@@ -109,7 +109,7 @@ export function AssigneePicker({ task, onChange, compact, align }: FieldProps & 
       emptyText="Unassigned"
       display={
         names.length === 0 ? (
-          <EmptyValue compact={compact} full="Unassigned" short="Assignee" />
+          <EmptyValue compact={compact} full="Unassigned" short="Assignees" />
         ) : compact ? (
           <Avatars names={names} />
         ) : (
@@ -122,17 +122,21 @@ export function AssigneePicker({ task, onChange, compact, align }: FieldProps & 
   );
 }
 
-/** Initials in circles, up to three and then "+2": a row's assignees at a glance (names on hover). */
-function Avatars({ names }: { names: string[] }) {
+/**
+ * Initials in circles, up to three and then "+2": a row's assignees at a glance (names on hover).
+ * The initials are drawn by CSS (`data-initials`), not text: the button they sit in is named by
+ * the whole names, and its visible text must be part of that name (WCAG 2.5.3, Label in Name).
+ */
+export function Avatars({ names }: { names: string[] }) {
   const shown = names.length > 3 ? names.slice(0, 2) : names;
   return (
     <span class="avatars" title={names.join(', ')}>
       {shown.map((name, index) => (
-        <span key={index} class="avatar avatar-small">
-          {initials(name)}
-        </span>
+        <span key={index} class="avatar avatar-small" data-initials={initials(name)} />
       ))}
-      {shown.length < names.length && <span class="avatar avatar-small">+{names.length - shown.length}</span>}
+      {shown.length < names.length && (
+        <span class="avatar avatar-small" data-initials={`+${names.length - shown.length}`} />
+      )}
     </span>
   );
 }
@@ -169,7 +173,7 @@ export function ListPicker({ task, onChange, compact, align, viewListId }: ListP
       emptyText="No list"
       display={
         shown.length === 0 ? (
-          <EmptyValue compact={compact} full="No list" short="List" />
+          <EmptyValue compact={compact} full="No list" short="Lists" />
         ) : (
           <span class="list-chips">
             {shown.map((list) => {

@@ -1,0 +1,143 @@
+/**
+ * One status's column: its name and count, and its cards in a scrolling body that draws only
+ * the cards in sight (every card is ROW_HEIGHT high, so a column of 500 is a dozen or so cards
+ * in the DOM). The body is where a dragged card is dropped.
+ */
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { TaskStatus, TaskSummary } from '@contract';
+import { countOf } from '../lib/plural';
+import { ErrorNote } from '../ui/ErrorNote';
+import { BoardCard } from './BoardCard';
+import { COLUMN_LIMIT } from './board-model';
+import type { ColumnData } from './use-board';
+import { scrollToShow, visibleRange } from './virtual-window';
+
+/** A card's height and the gap under it, in px; `.card` in styles.css is drawn to match. */
+export const ROW_HEIGHT = 120;
+
+interface Props {
+  status: TaskStatus;
+  column: ColumnData | undefined;
+  /** The most the cards' scrolling body may take, in px. */
+  bodyHeight: number;
+  subtasks: ReadonlyMap<number, number>;
+  dragging: TaskSummary | null;
+  /** A dragged card is over this column. */
+  dropTarget: boolean;
+  /** A card of this column to give the keyboard's focus to, once it is drawn. */
+  focusTaskId: number | null;
+  onFocused: () => void;
+  onDragStart: (task: TaskSummary) => void;
+  onDragEnd: () => void;
+  onDragOver: (status: TaskStatus) => void;
+  onDrop: (status: TaskStatus) => void;
+  onChooseStatus: (task: TaskSummary) => void;
+  onRetry: () => void;
+}
+
+export function BoardColumn(props: Props) {
+  const { status, column, bodyHeight, subtasks, dragging, dropTarget, focusTaskId } = props;
+  const headingId = useId();
+  const body = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(600);
+  const tasks = column?.tasks;
+  const count = tasks?.length ?? 0;
+
+  useEffect(() => {
+    const element = body.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setHeight(element.clientHeight));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  // A card to focus: brought into sight first (drawing it), then focused.
+  useLayoutEffect(() => {
+    const element = body.current;
+    if (focusTaskId === null || !element || !tasks) return;
+    const index = tasks.findIndex((task) => task.id === focusTaskId);
+    if (index === -1) return;
+    const top = scrollToShow(index, element.scrollTop, element.clientHeight, ROW_HEIGHT);
+    if (top !== element.scrollTop) {
+      element.scrollTop = top;
+      setScrollTop(element.scrollTop);
+    }
+    const link = element.querySelector<HTMLElement>(`[data-task-id="${focusTaskId}"] [data-task-link]`);
+    if (link) {
+      link.focus({ preventScroll: true });
+      props.onFocused();
+    }
+  });
+
+  const { start, end } = visibleRange(scrollTop, height, ROW_HEIGHT, count);
+  const label = `${status.name}: ${countOf(count, 'task')}`;
+
+  return (
+    <section
+      class={`board-column${dropTarget ? ' is-drop-target' : ''}`}
+      aria-labelledby={headingId}
+      data-status-id={status.id}
+    >
+      <header class="board-column-header">
+        <span class="status-dot" style={status.color ? { background: status.color } : undefined} aria-hidden="true" />
+        <h2 id={headingId}>{status.name}</h2>
+        {tasks && (
+          <span class="muted board-column-count">
+            {count >= COLUMN_LIMIT ? `${count}+` : count}
+            <span class="sr-only"> {count === 1 ? 'task' : 'tasks'}</span>
+          </span>
+        )}
+      </header>
+      <div
+        ref={body}
+        class="board-column-body"
+        style={{ maxHeight: `${bodyHeight}px` }}
+        onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+        onDragOver={(event) => {
+          if (!dragging) return;
+          event.preventDefault(); // this is a place to drop
+          if (event.dataTransfer) event.dataTransfer.dropEffect = 'move';
+          if (!dropTarget) props.onDragOver(status);
+        }}
+        onDrop={(event) => {
+          if (!dragging) return;
+          event.preventDefault();
+          props.onDrop(status);
+        }}
+      >
+        <ErrorNote message={column?.error ?? null} />
+        {column?.error && (
+          <button type="button" class="button-link" onClick={props.onRetry}>
+            Try again
+          </button>
+        )}
+        {!tasks && !column?.error && <p class="muted board-column-note">Loading…</p>}
+        {tasks?.length === 0 && <p class="muted board-column-note">No tasks</p>}
+        {tasks && tasks.length > 0 && (
+          <ul class="board-cards" aria-label={label} style={{ height: `${count * ROW_HEIGHT}px` }}>
+            {tasks.slice(start, end).map((task, offset) => (
+              <BoardCard
+                key={task.id}
+                task={task}
+                subtasks={subtasks.get(task.id) ?? 0}
+                position={start + offset + 1}
+                setSize={count}
+                top={(start + offset) * ROW_HEIGHT}
+                dragging={dragging?.id === task.id}
+                onDragStart={props.onDragStart}
+                onDragEnd={props.onDragEnd}
+                onChooseStatus={props.onChooseStatus}
+              />
+            ))}
+          </ul>
+        )}
+        {count >= COLUMN_LIMIT && (
+          <p class="muted small board-column-note">
+            The newest {COLUMN_LIMIT} are shown. Filter the view to see others.
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
