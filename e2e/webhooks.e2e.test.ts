@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { TEST_WEBHOOK_ENV } from '../test/harness.js';
 import { startReceiver, verify, waitFor, type Receiver } from '../test/webhooks/support.js';
 import { assertCleanRun, describeInBrowser, launchBrowser, requireBrowser, screenshot } from './support/browser.js';
-import { expectLabelled, openPage, visible, type WebappRun } from './support/pages.js';
+import { expectAccessible, openPage, visible, type WebappRun } from './support/pages.js';
 import { eventually, startWorkspace } from './support/workspace.js';
 
 describeInBrowser('Settings → Webhooks in a real browser', () => {
@@ -61,7 +61,7 @@ describeInBrowser('Settings → Webhooks in a real browser', () => {
     await visible(item().getByText('Task created, Task changed'));
     await visible(item().getByText('Enabled'));
     await screenshot(ada, '15-webhooks-created');
-    await expectLabelled(ada, 'settings with webhooks');
+    await expectAccessible(ada, 'settings with webhooks');
     await box.getByRole('button', { name: 'Done' }).click();
     await ada.reload();
     await visible(item());
@@ -91,11 +91,11 @@ describeInBrowser('Settings → Webhooks in a real browser', () => {
     await visible(log.getByText('receiver says no').first());
     await visible(log.getByText(/next try/).first());
     await screenshot(ada, '16-webhook-deliveries');
-    await expectLabelled(ada, 'the delivery log');
+    await expectAccessible(ada, 'the delivery log');
 
     status = 204;
     const delivery = arrived().at(-1)!;
-    await log.getByRole('button', { name: `Send delivery ${delivery.webhookId} again` }).click();
+    await log.getByRole('button', { name: `Retry delivery ${delivery.webhookId}` }).click();
     await waitFor(
       'the retried delivery',
       () => arrived().filter((r) => r.webhookId === delivery.webhookId).length === 2,
@@ -115,7 +115,7 @@ describeInBrowser('Settings → Webhooks in a real browser', () => {
     await visible(item().getByText('Enabled'));
 
     await item()
-      .getByRole('button', { name: /^Rotate the secret of / })
+      .getByRole('button', { name: /^Rotate secret of / })
       .click();
     await ada.getByRole('button', { name: 'Rotate now' }).click();
     await visible(ada.getByRole('region', { name: 'New webhook secret' }));
@@ -154,14 +154,14 @@ describeInBrowser('Settings → Webhooks in a real browser', () => {
     assert.equal(await theirs.getByRole('button', { name: /Delete|Rotate|Send test|Deliveries/ }).count(), 0);
     await theirs.getByRole('button', { name: 'Disable' }).click();
     await visible(theirs.getByText('Disabled by Cy Park.'));
-    await expectLabelled(cy, "an admin's webhooks");
+    await expectAccessible(cy, "an admin's webhooks");
     await cy.context().close();
   });
 
   it('deletes it', async () => {
     await ada.reload();
     await item()
-      .getByRole('button', { name: /^Delete the webhook / })
+      .getByRole('button', { name: /^Delete webhook / })
       .click();
     await ada.getByRole('button', { name: 'Delete now' }).click();
     await visible(ada.getByText('No webhooks yet.'));

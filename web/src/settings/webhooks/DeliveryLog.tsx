@@ -100,7 +100,7 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: (
               <button
                 type="button"
                 class="button-secondary"
-                aria-label={`Send delivery ${delivery.messageId} again`}
+                aria-label={`Retry delivery ${delivery.messageId}`}
                 onClick={() => void retry(delivery)}
               >
                 Retry

@@ -130,7 +130,7 @@ export function WebhooksSection() {
                     <ConfirmButton
                       label="Rotate secret"
                       confirmLabel="Rotate now"
-                      ariaLabel={`Rotate the secret of ${webhook.url}`}
+                      ariaLabel={`Rotate secret of ${webhook.url}`}
                       onConfirm={() =>
                         void act('rotate the secret', async () =>
                           showSecret("the webhook's new secret (the old one signs too for 24 hours)")(
@@ -142,7 +142,7 @@ export function WebhooksSection() {
                     <ConfirmButton
                       label="Delete"
                       confirmLabel="Delete now"
-                      ariaLabel={`Delete the webhook ${webhook.url}`}
+                      ariaLabel={`Delete webhook ${webhook.url}`}
                       onConfirm={() => void act('delete it', () => deleteWebhook(webhook.id), 'Webhook deleted.')}
                     />
                   </>
