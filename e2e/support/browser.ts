@@ -4,7 +4,7 @@
  * REQUIRE_BROWSER=1 (CI) that skip is a failure instead.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -12,6 +12,8 @@ import { ROOT } from '../../test/processes.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
+/** The screenshots README.md shows, kept in the repository (README_SCREENSHOTS=1 renews them). */
+export const README_SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 
 /** Why the browser tests cannot run here, or null when they can. */
 export function missingBrowser(): string | null {
@@ -118,6 +120,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
   await page.setViewportSize(viewport);
+}
+
+/**
+ * A screenshot (see `screenshot`) that README.md also shows: with README_SCREENSHOTS=1 it is
+ * copied to docs/screenshots/<readmeName>.png as well, to be committed.
+ */
+export async function readmeScreenshot(page: Page, name: string, readmeName: string): Promise<void> {
+  await screenshot(page, name);
+  if (process.env.README_SCREENSHOTS !== '1') return;
+  mkdirSync(README_SCREENSHOTS, { recursive: true });
+  copyFileSync(join(ARTIFACTS, `${name}.png`), join(README_SCREENSHOTS, `${readmeName}.png`));
 }
 
 /**

@@ -6,7 +6,7 @@
  * a page that says so, never an error dump.
  */
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { InvitationPreview, SessionInfo } from '@contract';
 import { ApiError, messageOf } from '../api/client';
 import { acceptInvitation, previewInvitation } from '../api/invitations';
@@ -51,7 +51,13 @@ const loadPreview = (token: string): Promise<Preview> =>
   );
 
 export function JoinPage({ signedInAs, onJoined }: Props) {
-  const [token] = useState(tokenFromLocation);
+  const [token, setToken] = useState(tokenFromLocation);
+  // Another link pasted into this tab only changes the fragment: the page stays, the token changes.
+  useEffect(() => {
+    const onHashChange = () => setToken(tokenFromLocation());
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, []);
   const preview = useAsync(() => (token ? loadPreview(token) : Promise.resolve(null)), [token]);
   const invitation = preview.data && 'invitation' in preview.data ? preview.data.invitation : null;
   // Used or revoked while the form was open: the same page as for a link refused at once.
@@ -74,6 +80,7 @@ export function JoinPage({ signedInAs, onJoined }: Props) {
   } else if (invitation) {
     body = (
       <JoinForm
+        key={token}
         token={token}
         invitation={invitation}
         signedInAs={signedInAs}
