@@ -45,7 +45,11 @@ describe('Settings → Members offers only what the server allows', () => {
 
   test('an admin changes admins and members, never to owner, and cannot touch an owner', () => {
     assert.deepEqual(rules.rolesGivenBy('admin'), ['admin', 'member']);
-    assert.deepEqual(rules.permissionsFor(cy, ben, team), { roles: ['admin', 'member'], canRemove: true, fixedBecause: null });
+    assert.deepEqual(rules.permissionsFor(cy, ben, team), {
+      roles: ['admin', 'member'],
+      canRemove: true,
+      fixedBecause: null,
+    });
     const owner = rules.permissionsFor(cy, ada, team);
     assert.deepEqual(owner.roles, []);
     assert.equal(owner.canRemove, false);
@@ -60,11 +64,18 @@ describe('Settings → Members offers only what the server allows', () => {
     assert.match(last.fixedBecause ?? '', /last owner/);
     // With a second owner, either may be demoted (removing oneself is left to someone else).
     const two = [ada, { id: 'dee', role: 'owner' as Role }, ben];
-    assert.deepEqual(rules.permissionsFor(ada, ada, two), { roles: ['owner', 'admin', 'member'], canRemove: false, fixedBecause: null });
+    assert.deepEqual(rules.permissionsFor(ada, ada, two), {
+      roles: ['owner', 'admin', 'member'],
+      canRemove: false,
+      fixedBecause: null,
+    });
     assert.equal(rules.permissionsFor(ada, two[1]!, two).canRemove, true);
   });
 
   test('roles read with their article', () => {
-    assert.deepEqual(['owner', 'admin', 'member'].map((r) => rules.roleWithArticle(r as Role)), ['an owner', 'an admin', 'a member']);
+    assert.deepEqual(
+      ['owner', 'admin', 'member'].map((r) => rules.roleWithArticle(r as Role)),
+      ['an owner', 'an admin', 'a member'],
+    );
   });
 });

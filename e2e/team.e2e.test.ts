@@ -17,7 +17,7 @@ import {
   describeInBrowser,
   launchBrowser,
   newContext,
-  readmeScreenshot,
+  readmeElementScreenshot,
   requireBrowser,
   screenshot,
 } from './support/browser.js';
@@ -26,7 +26,7 @@ import {
   expectLabelled,
   gone,
   openPage,
-  sidebarLink,
+  sidebarOf,
   taskByTitle,
   visible,
   type WebappRun,
@@ -93,16 +93,16 @@ describeInBrowser('A team runs itself from the browser: invitations, members, wo
     assert.equal(await ada.evaluate('navigator.clipboard.readText()'), deeLink);
 
     const pending = membersOf(ada).getByRole('table', { name: 'Pending invitations' });
-    await visible(pending.getByRole('cell', { name: DEE.email }));
+    await visible(pending.getByRole('cell', { name: DEE.email, exact: true }));
     await visible(pending.getByRole('button', { name: `Revoke the invitation for ${DEE.email}` }));
-    await ada.locator('#members-heading').scrollIntoViewIfNeeded();
-    await readmeScreenshot(ada, '19-01-settings-members', 'settings-members');
+    await screenshot(ada, '19-01-settings');
+    await readmeElementScreenshot(membersOf(ada), '19-01-settings-members', 'settings-members');
     await expectLabelled(ada, 'Settings → Members with a new invitation');
 
     await box.getByRole('button', { name: 'Done' }).click();
     await gone(box);
     await ada.reload();
-    await visible(pending.getByRole('cell', { name: DEE.email }));
+    await visible(pending.getByRole('cell', { name: DEE.email, exact: true }));
     assert.ok(!(await ada.content()).includes(deeLink.split('#')[1]!), 'the link is never shown again');
   });
 
@@ -113,7 +113,8 @@ describeInBrowser('A team runs itself from the browser: invitations, members, wo
     const email = dee.getByLabel('Email');
     assert.equal(await email.inputValue(), DEE.email);
     assert.equal(await email.getAttribute('readonly'), '', 'the invitation fixes the email');
-    await readmeScreenshot(dee, '19-02-invitation', 'invitation');
+    await screenshot(dee, '19-02-invitation-page');
+    await readmeElementScreenshot(dee.locator('.auth-card'), '19-02-invitation', 'invitation');
     await expectLabelled(dee, 'the invitation page');
 
     await dee.getByLabel('Your name').fill(DEE.name);
@@ -132,17 +133,18 @@ describeInBrowser('A team runs itself from the browser: invitations, members, wo
     assert.equal(users.find((user: any) => user.email === DEE.email)?.role, 'member');
     // Ada's page reads the members again when it is shown again (no event announces a newcomer).
     await ada.reload();
-    await visible(membersOf(ada).getByRole('cell', { name: DEE.name }));
+    await visible(membersOf(ada).getByRole('cell', { name: DEE.name, exact: true }));
     await visible(membersOf(ada).getByText('No pending invitations.'));
   });
 
   it('the owner and the newcomer see each other’s changes live', async () => {
     const { workspace } = run;
     const list = await workspace.api(workspace.ada, 'POST', '/v1/lists', { name: 'Onboarding', color: 'Teal' });
-    await workspace.api(workspace.ada, 'POST', `/v1/lists/${list.body.id}/members`, { userId: (await deeId()) });
-    await visible(sidebarLink(dee, 'Onboarding'));
-    await sidebarLink(dee, 'Onboarding').click();
-    await sidebarLink(ada, 'Onboarding').click();
+    await workspace.api(workspace.ada, 'POST', `/v1/lists/${list.body.id}/members`, { userId: await deeId() });
+    const onboarding = (page: Page) => sidebarOf(page).getByRole('link', { name: 'Onboarding', exact: true });
+    await visible(onboarding(dee));
+    await onboarding(dee).click();
+    await onboarding(ada).click();
 
     await dee.getByLabel('New task', { exact: true }).fill('Read the handbook');
     await dee.getByLabel('New task', { exact: true }).press('Enter');
@@ -191,6 +193,7 @@ describeInBrowser('A team runs itself from the browser: invitations, members, wo
   });
 
   it('workflow statuses: added, renamed, recoloured, reordered, made default and done; a teammate’s list follows live', async () => {
+    await ada.getByRole('link', { name: 'Settings' }).click();
     const statuses = statusesOf(ada);
     await visible(statusRow(ada, 'To do'));
     const form = statuses.getByRole('form', { name: 'New status' });
@@ -216,6 +219,10 @@ describeInBrowser('A team runs itself from the browser: invitations, members, wo
     await eventually(async () => assert.deepEqual(await statusNames(), ['To do', 'In progress', 'In review', 'Done']));
 
     await statusRow(ada, 'In review').getByLabel('Colour of “In review”').fill('#0d9488');
+    await eventually(async () => {
+      const { body } = await run.workspace.api(run.workspace.ada, 'GET', '/v1/task-statuses');
+      assert.equal(body.find((s: any) => s.name === 'In review').color.toLowerCase(), '#0d9488');
+    });
     await statusRow(ada, 'In review').getByLabel('“In review” counts as done').check();
     await visible(notice(ada, 'Tasks in “In review” now count as done.'));
     await eventually(async () => {
@@ -265,8 +272,16 @@ describeInBrowser('A team runs itself from the browser: invitations, members, wo
     assert.equal(await members.getByLabel('Role of Ada Lovelace').count(), 0, 'an admin cannot change an owner');
     await visible(members.getByText('Only an owner can change an owner.'));
     assert.equal(await members.getByRole('button', { name: 'Remove Ada Lovelace' }).count(), 0);
-    const roles = await cy.getByRole('form', { name: 'Invite someone' }).getByLabel('Role').locator('option').allTextContents();
-    assert.deepEqual(roles.map((role) => role.split(':')[0]), ['Admin', 'Member'], 'an admin invites no owner');
+    const roles = await cy
+      .getByRole('form', { name: 'Invite someone' })
+      .getByLabel('Role')
+      .locator('option')
+      .allTextContents();
+    assert.deepEqual(
+      roles.map((role) => role.split(':')[0]),
+      ['Admin', 'Member'],
+      'an admin invites no owner',
+    );
 
     // Ada demotes Cy; Cy's page has not been told.
     await membersOf(ada).getByLabel('Role of Cy Park').selectOption('member');
@@ -276,24 +291,40 @@ describeInBrowser('A team runs itself from the browser: invitations, members, wo
     await gone(members.getByLabel('Role of Ben Okafor'));
     await visible(members.getByText('Only the team’s owners and admins can change roles and invite people.'));
     assert.equal(await cy.getByRole('form', { name: 'Invite someone' }).count(), 0);
-    assert.equal(await statusesOf(cy).getByRole('button', { name: /^Rename / }).count(), 0, 'statuses read-only too');
+    assert.equal(
+      await statusesOf(cy)
+        .getByRole('button', { name: /^Rename / })
+        .count(),
+      0,
+      'statuses read-only too',
+    );
     await screenshot(cy, '19-05-members-read-only');
     const { body: users } = await run.workspace.api(run.workspace.ada, 'GET', '/v1/users');
-    assert.equal(users.find((user: any) => user.name === 'Ben Okafor').role, 'member', 'the refused change changed nothing');
+    assert.equal(
+      users.find((user: any) => user.name === 'Ben Okafor').role,
+      'member',
+      'the refused change changed nothing',
+    );
     await cy.context().close();
   });
 
   it('the owner removes a member after a confirmation', async () => {
-    await membersOf(ada).getByRole('button', { name: `Remove ${DEE.name}` }).click();
+    await membersOf(ada)
+      .getByRole('button', { name: `Remove ${DEE.name}` })
+      .click();
     await ada.getByRole('button', { name: 'Remove from the team' }).click();
     await visible(notice(ada, `${DEE.name} was removed from the team.`));
-    await gone(membersOf(ada).getByRole('cell', { name: DEE.name }));
+    await gone(membersOf(ada).getByRole('cell', { name: DEE.name, exact: true }));
     const { body: users } = await run.workspace.api(run.workspace.ada, 'GET', '/v1/users');
-    assert.equal(users.some((user: any) => user.email === DEE.email), false);
+    assert.equal(
+      users.some((user: any) => user.email === DEE.email),
+      false,
+    );
     await dee.context().close();
   });
 
   it('someone with an account joins by signing in on the link’s page (a new account with their email is refused)', async () => {
+    await ada.getByRole('link', { name: 'Settings' }).click();
     const link = await invite(null, 'admin');
     await ada.getByRole('region', { name: 'New invitation link' }).getByRole('button', { name: 'Done' }).click();
 

@@ -16,7 +16,7 @@ import { useDocumentTitle } from '../lib/use-document-title';
 import { roleWithArticle } from '../settings/team/member-rules';
 import { ErrorNote } from '../ui/ErrorNote';
 import { focusOnMount } from '../ui/focus';
-import { NewPasswordFields, newPasswordProblem } from './NewPasswordFields';
+import { NewPasswordFields, newPasswordProblem, PASSWORD_MAX } from './NewPasswordFields';
 
 interface Props {
   /** Who is signed in in this browser already, if anyone. */
@@ -240,14 +240,16 @@ function JoinForm({ token, invitation, signedInAs, onJoined, onRefused }: FormPr
             The invitation names this email, so it cannot be changed here.
           </p>
         )}
+        {/* Keyed: the two password inputs are never one DOM element (taking back a maxlength leaves 0). */}
         {hasAccount ? (
-          <label class="field">
+          <label class="field" key="current-password">
             <span>Password</span>
             <input
               type="password"
               name="password"
               autoComplete="current-password"
               required
+              maxLength={PASSWORD_MAX}
               ref={fixedEmail ? focusOnMount : undefined}
               value={password}
               onInput={(e) => setPassword(e.currentTarget.value)}
@@ -255,6 +257,7 @@ function JoinForm({ token, invitation, signedInAs, onJoined, onRefused }: FormPr
           </label>
         ) : (
           <NewPasswordFields
+            key="new-password"
             label="Password"
             password={password}
             repeat={repeat}

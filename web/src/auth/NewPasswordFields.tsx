@@ -1,6 +1,7 @@
 /**
  * A new password typed twice, with the server's rule (8 to 200 characters): the password form in
- * Settings and the invitation page share it, so both ask alike and refuse alike before sending.
+ * Settings and the invitation page share it, so both ask alike and refuse alike before sending,
+ * in the app's own words (no `minLength`, whose browser bubble would speak first).
  */
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 200;
@@ -30,7 +31,6 @@ export function NewPasswordFields({ password, repeat, onPassword, onRepeat, labe
           type="password"
           autoComplete="new-password"
           required
-          minLength={PASSWORD_MIN}
           maxLength={PASSWORD_MAX}
           aria-describedby="password-rule"
           value={password}

@@ -2,7 +2,7 @@
  * One workflow status: its colour, name and badges; for owners and admins, the controls that
  * change it. Renaming and deleting open in place; a delete needs the status its tasks move to.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { TaskStatus, UpdateStatusBody } from '@contract';
 import { focusOnMount } from '../../ui/focus';
 import { hexForInput } from './status-colors';
@@ -21,27 +21,32 @@ interface Props {
   first: boolean;
   last: boolean;
   manager: boolean;
-  busy: boolean;
+  /** A move is on its way: the next is computed from the order it leaves, so it waits. */
+  moving: boolean;
   actions: StatusActions;
 }
 
-export function StatusRow({ status, others, first, last, manager, busy, actions }: Props) {
+export function StatusRow({ status: saved, others, first, last, manager, moving, actions }: Props) {
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
+  // A change shows at once, until the statuses are read again (after it, or after its failure).
+  const [pending, setPending] = useState<UpdateStatusBody>({});
+  useEffect(() => setPending({}), [saved]);
+  const status: TaskStatus = { ...saved, ...pending };
   const name = `“${status.name}”`;
+  const change = (body: UpdateStatusBody, what: string, done?: string) => {
+    setPending({ ...pending, ...body });
+    return actions.update(saved, body, what, done);
+  };
 
-  const badges = (
-    <>
-      {status.isDefault && <span class="status-badge status-default">Default</span>}
-      {status.isCompleted && <span class="status-badge status-succeeded">Counts as done</span>}
-    </>
-  );
+  const isDefault = status.isDefault && <span class="status-badge status-default">Default</span>;
 
   if (!manager) {
     return (
       <li class="status-row">
         <span class="status-swatch" style={{ background: hexForInput(status.color) }} aria-hidden="true" />
         <span class="status-name">{status.name}</span>
-        {badges}
+        {isDefault}
+        {status.isCompleted && <span class="status-badge status-succeeded">Counts as done</span>}
       </li>
     );
   }
@@ -53,22 +58,21 @@ export function StatusRow({ status, others, first, last, manager, busy, actions 
         class="status-color-input"
         aria-label={`Colour of ${name}`}
         value={hexForInput(status.color)}
-        disabled={busy}
-        onChange={(e) => void actions.update(status, { color: e.currentTarget.value }, `recolour ${name}`)}
+        onChange={(e) => void change({ color: e.currentTarget.value }, `recolour ${name}`)}
       />
       {mode === 'rename' ? (
-        <RenameForm status={status} onDone={() => setMode('view')} actions={actions} />
+        <RenameForm status={saved} onDone={() => setMode('view')} onRename={change} />
       ) : (
         <span class="status-name">{status.name}</span>
       )}
-      {badges}
+      {isDefault}
       <span class="status-actions">
         <button
           type="button"
           class="button-quiet"
           aria-label={`Move ${name} up`}
-          disabled={busy || first}
-          onClick={() => void actions.move(status, -1)}
+          disabled={moving || first}
+          onClick={() => void actions.move(saved, -1)}
         >
           ↑
         </button>
@@ -76,8 +80,8 @@ export function StatusRow({ status, others, first, last, manager, busy, actions 
           type="button"
           class="button-quiet"
           aria-label={`Move ${name} down`}
-          disabled={busy || last}
-          onClick={() => void actions.move(status, 1)}
+          disabled={moving || last}
+          onClick={() => void actions.move(saved, 1)}
         >
           ↓
         </button>
@@ -86,10 +90,8 @@ export function StatusRow({ status, others, first, last, manager, busy, actions 
             type="checkbox"
             aria-label={`${name} counts as done`}
             checked={status.isCompleted}
-            disabled={busy}
             onChange={(e) =>
-              void actions.update(
-                status,
+              void change(
                 { isCompleted: e.currentTarget.checked },
                 `change ${name}`,
                 e.currentTarget.checked
@@ -98,21 +100,15 @@ export function StatusRow({ status, others, first, last, manager, busy, actions 
               )
             }
           />
-          <span aria-hidden="true">Done</span>
+          <span aria-hidden="true">Counts as done</span>
         </label>
         {!status.isDefault && (
           <button
             type="button"
             class="button-secondary"
             aria-label={`Make ${name} the default`}
-            disabled={busy}
             onClick={() =>
-              void actions.update(
-                status,
-                { isDefault: true },
-                `make ${name} the default`,
-                `New tasks now start in ${name}.`,
-              )
+              void change({ isDefault: true }, `make ${name} the default`, `New tasks now start in ${name}.`)
             }
           >
             Make default
@@ -123,7 +119,6 @@ export function StatusRow({ status, others, first, last, manager, busy, actions 
             type="button"
             class="button-secondary"
             aria-label={`Rename ${name}`}
-            disabled={busy}
             onClick={() => setMode('rename')}
           >
             Rename
@@ -134,7 +129,6 @@ export function StatusRow({ status, others, first, last, manager, busy, actions 
             type="button"
             class="button-danger-quiet"
             aria-label={`Delete ${name}`}
-            disabled={busy}
             onClick={() => setMode('delete')}
           >
             Delete
@@ -142,7 +136,7 @@ export function StatusRow({ status, others, first, last, manager, busy, actions 
         )}
       </span>
       {mode === 'delete' && (
-        <DeleteForm status={status} others={others} onDone={() => setMode('view')} actions={actions} />
+        <DeleteForm status={saved} others={others} onDone={() => setMode('view')} actions={actions} />
       )}
     </li>
   );
@@ -151,15 +145,20 @@ export function StatusRow({ status, others, first, last, manager, busy, actions 
 interface FormProps {
   status: TaskStatus;
   onDone: () => void;
-  actions: StatusActions;
 }
 
-function RenameForm({ status, onDone, actions }: FormProps) {
+function RenameForm({
+  status,
+  onDone,
+  onRename,
+}: FormProps & { onRename: (body: UpdateStatusBody, what: string) => Promise<boolean> }) {
   const [name, setName] = useState(status.name);
   const submit = async (event: Event) => {
     event.preventDefault();
     const next = name.trim();
-    if (next === status.name || (await actions.update(status, { name: next }, `rename “${status.name}”`))) onDone();
+    if (next === status.name) return onDone();
+    onDone();
+    await onRename({ name: next }, `rename “${status.name}”`);
   };
   return (
     <form class="status-rename" aria-label={`Rename “${status.name}”`} onSubmit={submit}>
@@ -182,7 +181,7 @@ function RenameForm({ status, onDone, actions }: FormProps) {
   );
 }
 
-function DeleteForm({ status, others, onDone, actions }: FormProps & { others: TaskStatus[] }) {
+function DeleteForm({ status, others, onDone, actions }: FormProps & { others: TaskStatus[]; actions: StatusActions }) {
   const [moveTo, setMoveTo] = useState('');
   const target = others.find((other) => String(other.id) === moveTo);
   const submit = async (event: Event) => {

@@ -22,14 +22,13 @@ export function StatusesSection() {
   const { session, replaceSession } = useSession();
   const { statuses, statusesError, reloadStatuses, members } = useTeamData();
   const notify = useNotify();
-  const [busy, setBusy] = useState(false);
+  const [moving, setMoving] = useState(false);
   const myRole = members.find((member) => member.id === session.user.id)?.role ?? session.role;
   const manager = managesTeam(myRole);
   const ordered = [...statuses].sort((a, b) => a.order - b.order);
 
   /** Runs a change, says how it went, and reads the statuses again (the event would too, a moment later). */
   const act = async (what: string, action: () => Promise<unknown>, done?: string): Promise<boolean> => {
-    setBusy(true);
     let ok = false;
     try {
       await action();
@@ -39,7 +38,6 @@ export function StatusesSection() {
       notify(`Could not ${what}: ${messageOf(failure)}`, 'error');
       if (failure instanceof ApiError && failure.status === 403) fetchSession().then(replaceSession, () => {});
     }
-    setBusy(false);
     reloadStatuses();
     return ok;
   };
@@ -53,7 +51,8 @@ export function StatusesSection() {
       if (!neighbour) return Promise.resolve(false);
       // Taking an order another status holds moves that one (and every later one) down by one.
       const order = by < 0 ? neighbour.order : neighbour.order + 1;
-      return act(`move “${status.name}”`, () => updateStatus(status.id, { order }));
+      setMoving(true);
+      return act(`move “${status.name}”`, () => updateStatus(status.id, { order })).finally(() => setMoving(false));
     },
     remove: (status, moveTo) =>
       act(
@@ -67,8 +66,8 @@ export function StatusesSection() {
     <section class="card" id="statuses" aria-labelledby="statuses-heading">
       <h2 id="statuses-heading">Workflow statuses</h2>
       <p class="muted">
-        Every task has one of these statuses. New tasks start in the default one; tasks in a status that counts as
-        done are completed.
+        Every task has one of these statuses. New tasks start in the default one; tasks in a status that counts as done
+        are completed.
         {!manager && ' Only the team’s owners and admins can change them.'}
       </p>
       <ErrorNote message={statusesError} />
@@ -83,7 +82,7 @@ export function StatusesSection() {
               first={index === 0}
               last={index === ordered.length - 1}
               manager={manager}
-              busy={busy}
+              moving={moving}
               actions={actions}
             />
           ))}
