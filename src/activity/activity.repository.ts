@@ -86,11 +86,16 @@ export async function recordActivities(db: Db, entries: readonly NewActivity[]):
 }
 
 /**
- * Records, for every task of the team the user is assigned to, that they are no longer: the
- * operator removed them from the team (`admin member remove`), which ends their assignments.
- * Runs before the assignments are deleted.
+ * Records, for every task of the team the user is assigned to, that they are no longer: they
+ * were removed from the team (by `actorId`, or the operator: null), which ends their
+ * assignments. Runs before the assignments are deleted.
  */
-export async function recordUnassignedFromTeam(db: Db, teamId: string, userId: string): Promise<void> {
+export async function recordUnassignedFromTeam(
+  db: Db,
+  teamId: string,
+  userId: string,
+  actorId: string | null = null,
+): Promise<void> {
   // Kept locked (`keep`): a task deleted meanwhile is deleted first and skipped, or waits for this.
   const theirTasks = await keeping(
     db,
@@ -127,7 +132,7 @@ export async function recordUnassignedFromTeam(db: Db, teamId: string, userId: s
   }
   const entries = [...assignees].map(([taskId, from]): NewActivity => ({
     taskId,
-    actorId: null,
+    actorId,
     kind: 'task.updated',
     changes: { assignees: { from, to: from.filter((id) => id !== userId) } },
   }));

@@ -119,7 +119,7 @@ export async function removeMember(
   await store.transaction(async (trx) => {
     const target = await lockTarget(trx, teamId, userId, actor, missing);
     checkAllowed(target, actor, undefined);
-    await teams.deleteMember(trx, teamId, userId);
+    await teams.deleteMember(trx, teamId, userId, 'caller' in actor ? actor.caller.userId : null);
     const now = new Date().toISOString();
     await disableWebhooksOfLeaver(trx, teamId, userId, now);
     await revokeInvitationsBy(trx, teamId, userId, now);

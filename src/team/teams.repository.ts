@@ -156,21 +156,27 @@ export async function keepMemberships(trx: Db, teamId: string, userIds: readonly
 
 /**
  * Removes a member from a team together with everything that gave them access there:
- * their list memberships and task assignments in that team. The membership is locked first,
+ * their list memberships and task assignments in that team (by `actorId`; null: the operator). The membership is locked first,
  * so an assignment or list membership being granted meanwhile commits before these deletes
  * run (and they remove it) or is refused after them (see `keepMemberships`).
  */
-export async function deleteMember(db: Db, teamId: string, userId: string): Promise<boolean> {
+export async function deleteMember(
+  db: Db,
+  teamId: string,
+  userId: string,
+  actorId: string | null = null,
+): Promise<boolean> {
   return withinTransaction(db, async (trx) => {
     const membership = trx.selectFrom('team_members').select('user_id').where('team_id', '=', teamId);
     await lockRows(trx, membership.where('user_id', '=', userId), 'delete');
-    return deleteMembership(trx, teamId, userId);
+    return deleteMembership(trx, teamId, userId, actorId);
   });
 }
 
-async function deleteMembership(db: Db, teamId: string, userId: string): Promise<boolean> {
-  // The assignments end with the membership: each task's activity says so (an operator's change).
-  await recordUnassignedFromTeam(db, teamId, userId);
+async function deleteMembership(db: Db, teamId: string, userId: string, actorId: string | null): Promise<boolean> {
+  // The assignments end with the membership: each task's activity says so, by whoever removed
+  // them (null: the operator).
+  await recordUnassignedFromTeam(db, teamId, userId, actorId);
   await db
     .deleteFrom('list_members')
     .where('user_id', '=', userId)

@@ -127,7 +127,9 @@ describe('making, listing and revoking invitations (/v1/invitations)', () => {
       listed.map((i: { id: string }) => i.id),
       [newest.id, pending.id],
     );
-    const { link: _link, token: _token, ...shown } = pending;
+    const shown = Object.fromEntries(
+      Object.entries(pending).filter(([field]) => field !== 'link' && field !== 'token'),
+    );
     assert.deepEqual(listed[1], shown, 'a listed invitation is the created one without its link');
   });
 
