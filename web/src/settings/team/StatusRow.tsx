@@ -28,14 +28,17 @@ interface Props {
 
 export function StatusRow({ status: saved, others, first, last, manager, moving, actions }: Props) {
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
-  // A change shows at once, until the statuses are read again (after it, or after its failure).
+  // A change shows at once, and until the statuses read back hold it (or it failed): a reload
+  // caused by another change meanwhile must not flick it back.
   const [pending, setPending] = useState<UpdateStatusBody>({});
-  useEffect(() => setPending({}), [saved]);
+  useEffect(() => setPending((current) => withoutSettled(current, saved)), [saved]);
   const status: TaskStatus = { ...saved, ...pending };
   const name = `“${status.name}”`;
-  const change = (body: UpdateStatusBody, what: string, done?: string) => {
-    setPending({ ...pending, ...body });
-    return actions.update(saved, body, what, done);
+  const change = async (body: UpdateStatusBody, what: string, done?: string) => {
+    setPending((current) => ({ ...current, ...body }));
+    const ok = await actions.update(saved, body, what, done);
+    if (!ok) setPending((current) => without(current, Object.keys(body)));
+    return ok;
   };
 
   const isDefault = status.isDefault && <span class="status-badge status-default">Default</span>;
@@ -216,4 +219,19 @@ function DeleteForm({ status, others, onDone, actions }: FormProps & { others: T
       </div>
     </form>
   );
+}
+
+const without = (changes: UpdateStatusBody, keys: string[]): UpdateStatusBody =>
+  Object.fromEntries(Object.entries(changes).filter(([key]) => !keys.includes(key)));
+
+/** The changes `saved` does not hold yet (colours compared as a colour input writes them). */
+function withoutSettled(changes: UpdateStatusBody, saved: TaskStatus): UpdateStatusBody {
+  const settled = Object.entries(changes)
+    .filter(([key, value]) =>
+      key === 'color'
+        ? hexForInput(saved.color) === hexForInput(value as string | null)
+        : saved[key as keyof TaskStatus] === value,
+    )
+    .map(([key]) => key);
+  return settled.length ? without(changes, settled) : changes;
 }

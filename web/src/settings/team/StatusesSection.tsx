@@ -22,7 +22,9 @@ export function StatusesSection() {
   const { session, replaceSession } = useSession();
   const { statuses, statusesError, reloadStatuses, members } = useTeamData();
   const notify = useNotify();
-  const [moving, setMoving] = useState(false);
+  // A move waits for the one before it to be read back: it is computed from the order shown.
+  const [movedFrom, setMovedFrom] = useState<TaskStatus[] | null>(null);
+  const moving = movedFrom === statuses;
   const myRole = members.find((member) => member.id === session.user.id)?.role ?? session.role;
   const manager = managesTeam(myRole);
   const ordered = [...statuses].sort((a, b) => a.order - b.order);
@@ -51,8 +53,8 @@ export function StatusesSection() {
       if (!neighbour) return Promise.resolve(false);
       // Taking an order another status holds moves that one (and every later one) down by one.
       const order = by < 0 ? neighbour.order : neighbour.order + 1;
-      setMoving(true);
-      return act(`move “${status.name}”`, () => updateStatus(status.id, { order })).finally(() => setMoving(false));
+      setMovedFrom(statuses);
+      return act(`move “${status.name}”`, () => updateStatus(status.id, { order }));
     },
     remove: (status, moveTo) =>
       act(
@@ -93,9 +95,8 @@ export function StatusesSection() {
       )}
       {manager && ordered.length > 0 && (
         <NewStatusForm
-          nextOrder={ordered[ordered.length - 1]!.order + 1}
-          onCreate={(name, color, isCompleted, order) =>
-            act('add the status', () => createStatus({ name, color, isCompleted, order }), `“${name}” was added.`)
+          onCreate={(name, color, isCompleted) =>
+            act('add the status', () => createStatus({ name, color, isCompleted }), `“${name}” was added.`)
           }
         />
       )}
@@ -104,18 +105,18 @@ export function StatusesSection() {
 }
 
 interface NewProps {
-  nextOrder: number;
-  onCreate: (name: string, color: string, isCompleted: boolean, order: number) => Promise<boolean>;
+  /** A new status goes after the last one. */
+  onCreate: (name: string, color: string, isCompleted: boolean) => Promise<boolean>;
 }
 
-function NewStatusForm({ nextOrder, onCreate }: NewProps) {
+function NewStatusForm({ onCreate }: NewProps) {
   const [name, setName] = useState('');
   const [color, setColor] = useState(NEW_STATUS_COLOR);
   const [isCompleted, setIsCompleted] = useState(false);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    if (await onCreate(name.trim(), color, isCompleted, nextOrder)) {
+    if (await onCreate(name.trim(), color, isCompleted)) {
       setName('');
       setIsCompleted(false);
     }
