@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { CreatedInvitation, Invitation } from '@contract';
 import type { Role } from '@contract/enums';
-import { ApiError, messageOf } from '../../api/client';
+import { messageOf } from '../../api/client';
 import { createInvitation, fetchInvitations, revokeInvitation } from '../../api/invitations';
 import { formatTimestamp } from '../../lib/dates';
 import { useAsync } from '../../lib/use-async';
@@ -23,8 +23,8 @@ const DEFAULT_EXPIRY_DAYS = 7;
 
 interface Props {
   myRole: Role;
-  /** The server said 403: the caller's role changed meanwhile. */
-  onRefused: () => void;
+  /** A change failed (a 403: the caller's role changed meanwhile). */
+  onRefused: (failure: unknown) => void;
 }
 
 const forWhom = (invitation: Pick<Invitation, 'email'>) => invitation.email ?? 'anyone with the link';
@@ -35,17 +35,13 @@ export function Invitations({ myRole, onRefused }: Props) {
   const notify = useNotify();
   const [created, setCreated] = useState<CreatedInvitation | null>(null);
 
-  const refused = (failure: unknown) => {
-    if (failure instanceof ApiError && failure.status === 403) onRefused();
-  };
-
   const revoke = async (invitation: Invitation) => {
     try {
       await revokeInvitation(invitation.id);
       notify(`The invitation for ${forWhom(invitation)} was revoked: its link no longer works.`);
     } catch (failure) {
       notify(`Could not revoke the invitation: ${messageOf(failure)}`, 'error');
-      refused(failure);
+      onRefused(failure);
     }
     pending.reload();
   };
@@ -60,7 +56,7 @@ export function Invitations({ myRole, onRefused }: Props) {
           setCreated(invitation);
           pending.reload();
         }}
-        onRefused={refused}
+        onRefused={onRefused}
       />
       <h3>Pending invitations</h3>
       <ErrorNote message={pending.error} />

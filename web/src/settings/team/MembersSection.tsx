@@ -3,13 +3,13 @@
  * their roles. Owners and admins change roles, remove people (after a confirmation), invite with
  * a link and revoke pending invitations; everyone else sees the list. The page offers only what
  * the server allows (member-rules.ts), and shows the server's refusal when someone else changed
- * things meanwhile (a 403 also reads the caller's own role again, so the controls go at once).
+ * things meanwhile (use-my-role.ts: after a 403 the caller's own role is read again, and the
+ * controls go at once).
  */
 import { useEffect } from 'preact/hooks';
 import type { Member } from '@contract';
 import type { Role } from '@contract/enums';
-import { ApiError, messageOf } from '../../api/client';
-import { fetchSession } from '../../api/session';
+import { messageOf } from '../../api/client';
 import { changeRole, removeMember } from '../../api/team';
 import { useSession } from '../../app/session-context';
 import { useTeamData } from '../../app/team-data';
@@ -17,31 +17,27 @@ import { ConfirmButton } from '../../ui/ConfirmButton';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useNotify } from '../../ui/notices';
 import { Invitations } from './Invitations';
-import { managesTeam, permissionsFor, roleName, roleWithArticle } from './member-rules';
+import { permissionsFor, roleName, roleWithArticle } from './member-rules';
+import { useMyRole } from './use-my-role';
 import { useWhenVisibleAgain } from './use-when-visible-again';
 
 export function MembersSection() {
-  const { session, replaceSession } = useSession();
+  const { session } = useSession();
   const { members, membersError, reloadMembers } = useTeamData();
+  const { myRole, manager, afterRefusal } = useMyRole();
   const notify = useNotify();
   useEffect(reloadMembers, []);
   // People join and roles change without an event on the stream: look again when the page is back.
   useWhenVisibleAgain(reloadMembers);
 
-  // The list is read again after every change, so it knows the caller's role better than the session.
-  const myRole = members.find((member) => member.id === session.user.id)?.role ?? session.role;
-  const manager = managesTeam(myRole);
-
-  /** Runs a change, says how it went, and reads the members (and after a 403, the caller's role) again. */
+  /** Runs a change, says how it went, and reads the members again. */
   const act = async (what: string, action: () => Promise<unknown>, done: string) => {
     try {
       await action();
       notify(done);
     } catch (failure) {
       notify(`Could not ${what}: ${messageOf(failure)}`, 'error');
-      if (failure instanceof ApiError && failure.status === 403) {
-        fetchSession().then(replaceSession, () => {});
-      }
+      afterRefusal(failure);
     }
     reloadMembers();
   };
@@ -126,7 +122,7 @@ export function MembersSection() {
           </table>
         </div>
       )}
-      {manager && <Invitations myRole={myRole} onRefused={() => fetchSession().then(replaceSession, () => {})} />}
+      {manager && <Invitations myRole={myRole} onRefused={afterRefusal} />}
     </section>
   );
 }

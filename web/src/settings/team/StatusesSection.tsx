@@ -7,26 +7,22 @@
  */
 import { useState } from 'preact/hooks';
 import type { TaskStatus, UpdateStatusBody } from '@contract';
-import { ApiError, messageOf } from '../../api/client';
-import { fetchSession } from '../../api/session';
+import { messageOf } from '../../api/client';
 import { createStatus, deleteStatus, updateStatus } from '../../api/team';
-import { useSession } from '../../app/session-context';
 import { useTeamData } from '../../app/team-data';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useNotify } from '../../ui/notices';
-import { managesTeam } from './member-rules';
 import { StatusRow, type StatusActions } from './StatusRow';
 import { hexForInput, NEW_STATUS_COLOR } from './status-colors';
+import { useMyRole } from './use-my-role';
 
 export function StatusesSection() {
-  const { session, replaceSession } = useSession();
-  const { statuses, statusesError, reloadStatuses, members } = useTeamData();
+  const { statuses, statusesError, reloadStatuses } = useTeamData();
+  const { manager, afterRefusal } = useMyRole();
   const notify = useNotify();
   // A move waits for the one before it to be read back: it is computed from the order shown.
   const [movedFrom, setMovedFrom] = useState<TaskStatus[] | null>(null);
   const moving = movedFrom === statuses;
-  const myRole = members.find((member) => member.id === session.user.id)?.role ?? session.role;
-  const manager = managesTeam(myRole);
   const ordered = [...statuses].sort((a, b) => a.order - b.order);
 
   /** Runs a change, says how it went, and reads the statuses again (the event would too, a moment later). */
@@ -38,7 +34,7 @@ export function StatusesSection() {
       ok = true;
     } catch (failure) {
       notify(`Could not ${what}: ${messageOf(failure)}`, 'error');
-      if (failure instanceof ApiError && failure.status === 403) fetchSession().then(replaceSession, () => {});
+      afterRefusal(failure);
     }
     reloadStatuses();
     return ok;
