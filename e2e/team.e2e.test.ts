@@ -338,14 +338,18 @@ describeInBrowser('A team runs itself from the browser: invitations, members, wo
     const link = await invite(null, 'admin');
     await ada.getByRole('region', { name: 'New invitation link' }).getByRole('button', { name: 'Done' }).click();
 
-    // Ben is in Rocket already: the server says so, and the link stays usable.
-    const ben = await openLink(link);
+    // Ben, signed in and in Rocket already, is told so and may open it; the server refuses him
+    // too, and the link stays usable.
+    const ben = await openPage(run, run.workspace.ben);
+    await ben.goto(link);
     await visible(ben.getByText('Ada Lovelace invited you to join Rocket as an admin.'));
-    await ben.getByRole('button', { name: 'Sign in with it instead' }).click();
-    await ben.getByLabel('Email').fill(run.workspace.ben.email);
+    await visible(ben.getByText(`You are signed in as ${run.workspace.ben.email}, already a member of Rocket.`));
     await ben.getByLabel('Password', { exact: true }).fill(run.workspace.ben.password);
     await ben.getByRole('button', { name: 'Sign in and join Rocket' }).click();
     await visible(ben.getByText('You are already a member of Rocket: sign in to it instead.'));
+    await ben.getByRole('button', { name: 'Open Rocket' }).click();
+    await visible(ben.getByRole('heading', { name: 'My tasks' }));
+    assert.equal(new URL(ben.url()).pathname, '/');
     await ben.context().close();
 
     // Dee, removed, still has her account: asking for a new one turns the form into a sign-in.

@@ -10,6 +10,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { InvitationPreview, SessionInfo } from '@contract';
 import { ApiError, messageOf } from '../api/client';
 import { acceptInvitation, previewInvitation } from '../api/invitations';
+import { switchTeam } from '../api/session';
 import { formatTimestamp } from '../lib/dates';
 import { useAsync } from '../lib/use-async';
 import { useDocumentTitle } from '../lib/use-document-title';
@@ -21,6 +22,7 @@ import { NewPasswordFields, newPasswordProblem, PASSWORD_MAX } from './NewPasswo
 interface Props {
   /** Who is signed in in this browser already, if anyone. */
   signedInAs: SessionInfo | null;
+  /** Signed in to the team: after joining it, or (already a member) after opening it. */
   onJoined: (session: SessionInfo) => void;
 }
 
@@ -177,6 +179,17 @@ function JoinForm({ token, invitation, signedInAs, onJoined, onRefused }: FormPr
     }
   };
 
+  // The preview names the team but not its id: a team of the same name is taken for it (the
+  // server has the last word: joining it again is a 409 saying so).
+  const alreadyIn = signedInAs?.teams.find((team) => team.name === invitation.teamName);
+  const openTeam = async (teamId: string) => {
+    try {
+      onJoined(teamId === signedInAs?.team.id ? signedInAs : await switchTeam(teamId));
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
+
   const switchMode = () => {
     setHasAccount(!hasAccount);
     setError(null);
@@ -199,7 +212,18 @@ function JoinForm({ token, invitation, signedInAs, onJoined, onRefused }: FormPr
         ) : null}
         The link works until {formatTimestamp(invitation.expiresAt)}.
       </p>
-      {signedInAs && (
+      {signedInAs && alreadyIn && (
+        <div class="info-note" role="status">
+          <p>
+            You are signed in as {signedInAs.user.email}, already a member of {alreadyIn.name}.{' '}
+            <button type="button" class="button-link" onClick={() => void openTeam(alreadyIn.id)}>
+              Open {alreadyIn.name}
+            </button>
+          </p>
+          <p class="small">To join with another account instead, use the form below.</p>
+        </div>
+      )}
+      {signedInAs && !alreadyIn && (
         <p class="info-note">
           You are signed in as {signedInAs.user.email}. Joining here signs this browser in as the account that joins.
         </p>
