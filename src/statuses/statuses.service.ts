@@ -51,7 +51,6 @@ export async function createDefaultStatuses(db: Db, teamId: string): Promise<voi
 }
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
-const MAX_ORDER = MAX_STATUS_ORDER;
 
 /** Throws 400 for the first field given that breaks its rule. */
 function checkFields(fields: StatusChanges): void {
@@ -62,30 +61,33 @@ function checkFields(fields: StatusChanges): void {
   if (fields.color !== undefined && fields.color !== null && !HEX_COLOR.test(fields.color)) {
     throw invalidInput('color must be a hex colour such as #22C55E.');
   }
-  if (fields.order !== undefined && !(Number.isInteger(fields.order) && Math.abs(fields.order) <= MAX_ORDER)) {
-    throw invalidInput(`order must be a whole number from -${MAX_ORDER} to ${MAX_ORDER}.`);
+  if (fields.order !== undefined && !(Number.isInteger(fields.order) && Math.abs(fields.order) <= MAX_STATUS_ORDER)) {
+    throw invalidInput(`order must be a whole number from -${MAX_STATUS_ORDER} to ${MAX_STATUS_ORDER}.`);
   }
 }
 
 /**
- * Sends a `taskStatus.*` event for each status to every member of the team: the change's last
- * statements (changes/outbox.ts holds the team row from the first to the commit).
+ * Sends each `taskStatus.*` event to every member of the team: the change's last statements
+ * (changes/outbox.ts holds the team row from the first to the commit).
  */
-async function announce(trx: Db, teamId: string, type: EventType, statusIds: number[]): Promise<void> {
+async function announce(trx: Db, teamId: string, events: [EventType, number][]): Promise<void> {
   const audience = await memberIdsOf(trx, teamId);
-  for (const statusId of statusIds) await recordEvent(trx, { teamId, type, data: { statusId }, audience });
+  for (const [type, statusId] of events) await recordEvent(trx, { teamId, type, data: { statusId }, audience });
 }
 
 /** A new status in the team: after the last one, or at `order` (making room there). */
 export function createStatus(store: Store, teamId: string, input: NewStatus): Promise<TaskStatus> {
   checkFields(input);
   return store.transaction(async (trx) => {
+    // The default it takes over, read under the statuses' lock (insertStatus takes it again, at no cost).
     const previousDefault = input.isDefault
       ? (await statuses.lockTeamStatuses(trx, teamId)).find((s) => s.isDefault)
       : undefined;
     const status = await statuses.insertStatus(trx, teamId, input);
-    await announce(trx, teamId, 'taskStatus.created', [status.id]);
-    if (previousDefault) await announce(trx, teamId, 'taskStatus.updated', [previousDefault.id]);
+    await announce(trx, teamId, [
+      ['taskStatus.created', status.id],
+      ...(previousDefault ? [['taskStatus.updated', previousDefault.id] as [EventType, number]] : []),
+    ]);
     return status;
   });
 }
@@ -128,9 +130,14 @@ export function updateStatus(
       await statuses.makeRoomAt(trx, teamId, changes.order, status.id);
     }
     const previousDefault = changes.isDefault && !status.isDefault ? all.find((s) => s.isDefault) : undefined;
-    if (changes.isDefault && !status.isDefault) await statuses.clearDefault(trx, teamId);
+    if (previousDefault) await statuses.clearDefault(trx, teamId);
     const updated = await statuses.updateStatusRow(trx, status.id, changes);
-    await announce(trx, teamId, 'taskStatus.updated', previousDefault ? [status.id, previousDefault.id] : [status.id]);
+    const changed = previousDefault ? [status.id, previousDefault.id] : [status.id];
+    await announce(
+      trx,
+      teamId,
+      changed.map((id) => ['taskStatus.updated', id]),
+    );
     return updated;
   });
 }
@@ -187,7 +194,7 @@ export function deleteStatus(
         activity: { taskId, actorId, kind: 'task.updated', changes: { status: move } },
       });
     }
-    await announce(trx, teamId, 'taskStatus.deleted', [status.id]);
+    await announce(trx, teamId, [['taskStatus.deleted', status.id]]);
     return { deleted: status, movedTo: target, movedTasks };
   });
 }
