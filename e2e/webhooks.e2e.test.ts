@@ -130,7 +130,7 @@ describeInBrowser('Settings → Webhooks in a real browser', () => {
     );
     assert.equal(verify(rotated, latest!).data.title, 'After rotation');
     assert.equal(verify(secret, latest!).data.title, 'After rotation');
-    await ada.getByRole('button', { name: 'Done' }).click();
+    await ada.getByRole('region', { name: 'New webhook secret' }).getByRole('button', { name: 'Done' }).click();
   });
 
   it('after a 410 the webhook is disabled, and says why', async () => {

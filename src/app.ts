@@ -26,6 +26,7 @@ import { validationMessage, validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
 import { housekeepingJobs } from './jobs/housekeeping.js';
 import { Scheduler } from './jobs/scheduler.js';
+import { invitationLinkRoutes, invitationsRoutes } from './invitations/invitations.routes.js';
 import { keysRoutes } from './keys/keys.routes.js';
 import { listsRoutes } from './lists/lists.routes.js';
 import { eventsRoutes } from './realtime/events.routes.js';
@@ -66,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   /** Every /v1 route module, in one list: grep here to find an endpoint. */
   const v1Routes = [
     teamRoutes,
+    invitationsRoutes,
     listsRoutes,
     statusesRoutes,
     tasksRoutes,
@@ -161,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Every /v1 and /auth route (registered from here on) refuses query parameters it does not declare.
   registerUnknownQueryCheck(app);
   signInRoute(rateLimiter.failedAuth)(app, deps);
+  invitationLinkRoutes(rateLimiter.failedAuth)(app, deps);
   // Housekeeping runs while the app does; closing waits for a run in progress, so the store is
   // closed only after it (http/shutdown.ts closes the store once the app has closed).
   const scheduler = new Scheduler(housekeepingJobs(store, rateLimiter.counters), app.log);

@@ -42,6 +42,11 @@ export interface Config {
   /** Longest a shutdown waits for requests in flight before it closes their connections and exits. */
   readonly shutdownTimeoutMs: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * The address people open tasklane at (`https://tasks.example.com`, perhaps with a path), for
+   * the links it hands out (invitations); null: a link takes the origin of the request that made it.
+   */
+  readonly publicUrl: string | null;
   /** Outgoing webhooks (WEBHOOK_*). */
   readonly webhooks: WebhookConfig;
 }
@@ -123,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventsMaxStreamsPerCredential: integer('EVENTS_MAX_STREAMS_PER_CREDENTIAL', 100, 1, 1_000_000),
     eventsMaxStreams: integer('EVENTS_MAX_STREAMS', 10_000, 1, 1_000_000),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS, problems),
+    publicUrl: parsePublicUrl(env.PUBLIC_URL, problems),
     headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     connectionTimeoutMs: integer('CONNECTION_TIMEOUT_MS', 60_000, 100, 3_600_000),
@@ -236,6 +242,23 @@ function parseCorsOrigins(raw: string | undefined, problems: string[]): string[]
     }
   }
   return origins;
+}
+
+/** `PUBLIC_URL`: an http(s) URL without query or fragment; kept without its trailing slash. */
+function parsePublicUrl(raw: string | undefined, problems: string[]): string | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    problems.push(`PUBLIC_URL must be an http or https URL such as https://tasks.example.com (got "${value}")`);
+    return null;
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 /** Timeouts that contradict each other would cut requests or event streams the server meant to keep. */

@@ -25,13 +25,16 @@ import fc from 'fast-check';
 import { insertKey } from '../src/keys/keys.repository.js';
 import { insertSession } from '../src/sessions/sessions.repository.js';
 import { hashPassword } from '../src/team/passwords.js';
+import { upsertMember } from '../src/team/teams.repository.js';
 import { setPasswordHash } from '../src/team/users.repository.js';
 import { describeRequest, requestArb, toRawRequest, type FuzzContext, type FuzzRequest } from './fuzz/requests.js';
 import { Ref } from './fuzz/values.js';
 import { expectStatus, startTestServer, TEST_STORE, type TestServer } from './harness.js';
 import { FIXED_TEXTS } from './fixed-errors.js';
 import { errorBodyProblem, rawRequest, showRaw, type RawResponse } from './raw-request.js';
+import { managersOnly } from './route-requests.js';
 import { loadRouteTable, type ApiRoute } from './route-table.js';
+import { tokenOf } from './team/support.js';
 import { differences, snapshotDatabase } from './snapshot.js';
 import { createWorld, WORLD_PASSWORD, WORLD_WEBHOOK_URL, type World } from './world.js';
 
@@ -96,6 +99,9 @@ class Fixture {
     const { db } = this.server.store;
     const { owner, mate } = world;
     await setPasswordHash(db, owner.userId, await (passwordHash ??= hashPassword(WORLD_PASSWORD)));
+    // A fuzzed success may have removed the teammate from the team, or changed their role or the owner's.
+    await upsertMember(db, world.teamId, mate.userId, 'member');
+    await upsertMember(db, world.teamId, owner.userId, 'owner');
     const spare = await insertKey(db, { teamId: world.teamId, userId: owner.userId, name: 'spare' });
     const list = expectStatus(await owner.api.post('/v1/lists', { name: `Fuzzed list ${world.listMarker}` }), 201);
     expectStatus(await owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }), 201);
@@ -112,6 +118,8 @@ class Fixture {
       201,
     );
     const webhook = await freshWebhook(this.server, world);
+    const status = expectStatus(await owner.api.post('/v1/task-statuses', { name: 'Fuzzed status' }), 201);
+    const invitation = expectStatus(await owner.api.post('/v1/invitations', { role: 'member' }), 201);
     const delivery = expectStatus(await owner.api.post(`/v1/webhooks/${webhook.id}/test`), 202);
     // Fresh sessions: a fuzzed sign-out or password change may have ended the last ones.
     const credentials = {} as FuzzContext['credentials'];
@@ -123,7 +131,10 @@ class Fixture {
       list: list.id,
       task: task.id,
       comment: comment.id,
-      status: world.statusId,
+      status: status.id,
+      moveTo: world.defaultStatusId,
+      invitation: invitation.id,
+      invitationToken: tokenOf(invitation.link),
       user: mate.userId,
       team: world.teamId,
       key: spare.record.id,
@@ -173,10 +184,15 @@ async function check(
     fail(`the ${request.sender} read the owner's objects`);
   }
   const namesGuardedObject = Object.values(request.path).some(
-    (value) => value instanceof Ref && ['list', 'task', 'comment', 'key', 'webhook', 'delivery'].includes(value.kind),
+    (value) =>
+      value instanceof Ref &&
+      ['list', 'task', 'comment', 'key', 'webhook', 'delivery', 'invitation'].includes(value.kind),
   );
   if (request.sender !== 'owner' && namesGuardedObject && response.status < 300) {
     fail(`the ${request.sender} succeeded on the owner's object`);
+  }
+  if (request.sender === 'outsider' && managersOnly(route) && response.status < 300) {
+    fail('a plain member succeeded where only owners and admins may');
   }
   if (response.status < 200 || (response.status >= 300 && response.status < 400)) {
     fail(`an unexpected status ${response.status}`);

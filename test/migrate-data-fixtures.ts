@@ -8,9 +8,11 @@ import { COPIED_TABLES } from '../src/storage/copy.js';
 import type { Store } from '../src/storage/database.js';
 import { listColumns } from '../src/storage/dialect.js';
 import { TableChecksum } from '../src/storage/table-checksum.js';
+import { Browser } from './browser.js';
 import { createTestTeam } from './factories.js';
 import { expectStatus, startTestServer } from './harness.js';
 import type { Run } from './processes.js';
+import { tokenOf } from './team/support.js';
 
 /** The summary migrate-data printed: exactly one JSON object on stdout, nothing on stderr (not a terminal). */
 export function summaryOf(run: Run): {
@@ -47,7 +49,8 @@ export async function tableChecksums(
 }
 
 /**
- * A workspace with some history: a team, a webhook and its queued deliveries, lists, tasks (the
+ * A workspace with some history: a team, a webhook and its queued deliveries, invitations (one
+ * used), lists, tasks (the
  * newest deleted, so the id high-water mark is above every id left), and one task created with an
  * Idempotency-Key and discussed in comments (so it has activity).
  */
@@ -62,6 +65,19 @@ export async function fillWorkspace(url: string) {
       await owner.api.post('/v1/webhooks', { url: 'http://127.0.0.1:9/copied', eventTypes: ['task.created'] }),
       201,
     );
+    // Invitations: one waiting (its link must keep working after the move), one used by a newcomer.
+    const waiting = expectStatus(
+      await owner.api.post('/v1/invitations', { role: 'member', email: 'waiting@example.test' }),
+      201,
+    );
+    const used = expectStatus(await owner.api.post('/v1/invitations', { role: 'admin' }), 201);
+    const joined = await new Browser(server.url).post('/auth/accept-invitation', {
+      token: tokenOf(used.link),
+      name: 'Newcomer',
+      email: 'newcomer@example.test',
+      password: 'a newcomer password',
+    });
+    expectStatus(joined, 200);
     const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Launch', color: 'Blue' }), 201);
     expectStatus(await owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }), 201);
     const retried = {
@@ -81,7 +97,7 @@ export async function fillWorkspace(url: string) {
     expectStatus(await owner.api.delete(`/v1/tasks/${discussed}/comments/${unsaid.id}`), 200);
     const doomed = expectStatus(await owner.api.post('/v1/tasks', { title: 'Deleted' }), 201);
     expectStatus(await owner.api.delete(`/v1/tasks/${doomed.id}`), 200);
-    return { owner, retried, first: first.body, doomed };
+    return { owner, retried, first: first.body, doomed, waitingToken: tokenOf(waiting.link) };
   } finally {
     await server.close();
   }

@@ -14,6 +14,7 @@ import { copyDatabase, COPIED_TABLES, NOT_COPIED } from '../src/storage/copy.js'
 import { openStore, sqlitePath, type Store } from '../src/storage/database.js';
 import { readSnapshot } from '../src/storage/snapshot.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
+import { Browser } from './browser.js';
 import { copyUnderLoad } from './copy-under-load.js';
 import { fillWorkspace, summaryOf, tableChecksums } from './migrate-data-fixtures.js';
 import { titleIndexProblems } from './integrity.js';
@@ -164,10 +165,11 @@ describe(`migrate-data on ${TEST_STORE}`, { timeout: 6 * TIMEOUT }, () => {
 
   test('a copy holds every row and id high-water mark of the source, idempotency records included, and a retried POST replays on it', async () => {
     const [from, to] = [await fresh(), await fresh()];
-    const { owner, retried, first, doomed } = await fillWorkspace(from);
+    const { owner, retried, first, doomed, waitingToken } = await fillWorkspace(from);
 
     const summary = summaryOf(await copy(from, to));
     assert.equal(summary.copied.idempotency_keys, 1);
+    assert.equal(summary.copied.invitations, 2);
     const [source, target] = await Promise.all([
       withStore(from, async (store) => ({ sums: await tableChecksums(store), sequences: await sequences(store) })),
       withStore(to, async (store) => ({ sums: await tableChecksums(store), sequences: await sequences(store) })),
@@ -198,6 +200,9 @@ describe(`migrate-data on ${TEST_STORE}`, { timeout: 6 * TIMEOUT }, () => {
       // Numbering and ids go on after the deleted task's, never reusing them.
       const next = expectStatus(await api.post('/v1/tasks', { title: 'After the move' }), 201);
       assert.equal(next.number, doomed.number + 1);
+      // A link sent before the move still opens its invitation.
+      const waiting = await new Browser(server.url).post('/auth/invitation', { token: waitingToken });
+      assert.equal(expectStatus(waiting, 200).email, 'waiting@example.test');
       assert.equal(next.id, doomed.id + 1);
     } finally {
       await server.close();

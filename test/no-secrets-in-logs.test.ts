@@ -4,10 +4,12 @@
  * commands (success and failure), password sign-in (right, wrong, malformed JSON, too long),
  * requests with a valid, unknown, mistyped and revoked key, key creation and revocation through
  * the web app API and the CLI, webhook secrets made, rotated and signed with (and the server's
- * sealing key), a password change, a request that is not valid HTTP, and requests
+ * sealing key), invitation links made (API and CLI), read, guessed and accepted with a new
+ * password, a password change, a request that is not valid HTTP, and requests
  * that fail with a 500 while carrying a key or a password. Then no secret may appear in the
  * server's stdout or stderr, or in any admin command's stderr (or stdout, apart from
- * `key create`, whose output is the one place a key is shown), as text or encoded.
+ * `key create` and `invitation create`, whose output is the one place a key or link is shown),
+ * as text or encoded.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -27,6 +29,7 @@ const PASSWORD = `first ${randomBytes(9).toString('base64url')}`;
 const NEW_PASSWORD = `second ${randomBytes(9).toString('base64url')}`;
 const WRONG_PASSWORD = `wrong ${randomBytes(9).toString('base64url')}`;
 const OTHER_PASSWORD = `other ${randomBytes(9).toString('base64url')}`;
+const NEWCOMER_PASSWORD = `newcomer ${randomBytes(9).toString('base64url')}`;
 const EMAIL = 'logs@example.test';
 
 /** The ways a secret could show up in a log line: as is, or encoded (a Buffer serialises to its bytes). */
@@ -103,7 +106,8 @@ describe('no key or password in any log', { timeout: TIMEOUT }, () => {
       const run = await runCli(['admin', ...args], env);
       assert.equal(run.code === 0, expectSuccess, `admin ${args.join(' ')}: ${run.stdout}${run.stderr}`);
       outputs.push({ label: `admin ${args.slice(0, 2).join(' ')} stderr`, text: run.stderr });
-      if (!(args[0] === 'key' && args[1] === 'create' && expectSuccess)) {
+      const showsSecret = (args[0] === 'key' || args[0] === 'invitation') && args[1] === 'create';
+      if (!(showsSecret && expectSuccess)) {
         outputs.push({ label: `admin ${args.slice(0, 2).join(' ')} stdout`, text: run.stdout });
       }
       return run;
@@ -186,6 +190,26 @@ describe('no key or password in any log', { timeout: TIMEOUT }, () => {
     }
     await cli(true, 'key', 'revoke', '--id', first.id);
     assert.equal((await withKey(first.key)).status, 401);
+
+    // Invitations: made over the API and with the CLI, read, accepted by a newcomer (with a
+    // password), and a token that matches none.
+    const invited = await call(url, 'POST', '/v1/invitations', { headers: session, body: '{"role":"member"}' });
+    assert.equal(invited.status, 201, invited.text);
+    const token = String(invited.json.link).split('#')[1]!;
+    const byCli = JSON.parse((await cli(true, 'invitation', 'create', '--org', team.id, '--role', 'admin')).stdout);
+    const cliToken = String(byCli.link).split('#')[1]!;
+    const guessed = `tli_${'G'.repeat(43)}`;
+    otherSecrets.push(token, cliToken, guessed, NEWCOMER_PASSWORD);
+    assert.equal((await call(url, 'POST', '/auth/invitation', { body: JSON.stringify({ token }) })).status, 200);
+    assert.equal(
+      (await call(url, 'POST', '/auth/invitation', { body: JSON.stringify({ token: guessed }) })).status,
+      404,
+    );
+    const joined = await call(url, 'POST', '/auth/accept-invitation', {
+      body: JSON.stringify({ token: cliToken, name: 'New', email: 'new@example.test', password: NEWCOMER_PASSWORD }),
+    });
+    assert.equal(joined.status, 200, joined.text);
+    otherSecrets.push(joined.json.csrfToken);
 
     // A password change, then a request that is not valid HTTP, carrying a key.
     const changed = await call(url, 'POST', '/auth/password', {

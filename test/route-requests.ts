@@ -18,13 +18,42 @@ export type Who = 'owner' | 'outsider' | 'stranger' | 'anonymous';
 export const EVERYONE: readonly Who[] = ['anonymous', 'stranger', 'outsider', 'owner'];
 
 /** Objects a request can name, and who in the world may use them. */
-type ObjectKind = Exclude<RefKind, 'email' | 'password' | 'url'>;
+type ObjectKind = Exclude<RefKind, 'email' | 'password' | 'url' | 'invitationToken'>;
 const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
-  owner: new Set(['list', 'task', 'comment', 'status', 'user', 'team', 'key', 'webhook', 'delivery']),
-  // A teammate sees the team's statuses and members, but not the private list, task (nor its comment), the owner's keys or webhooks.
-  outsider: new Set(['status', 'user', 'team']),
+  owner: new Set([
+    'list',
+    'task',
+    'comment',
+    'status',
+    'moveTo',
+    'user',
+    'team',
+    'key',
+    'webhook',
+    'delivery',
+    'invitation',
+  ]),
+  // A teammate sees the team's statuses and members, but not the private list, task (nor its
+  // comment), the owner's keys or webhooks, nor the team's invitations.
+  outsider: new Set(['status', 'moveTo', 'user', 'team']),
   stranger: new Set(),
 };
+
+/**
+ * Routes only the team's owners and admins may use, and what they manage, as their 403 names it
+ * (`Only the team's owners and admins can manage <what>.`): the world's teammate is a plain member.
+ */
+const MANAGED: readonly { route: RegExp; what: string }[] = [
+  { route: /^(PATCH|DELETE) \/v1\/members\//, what: 'members' },
+  { route: /^(GET|HEAD|POST|DELETE) \/v1\/invitations/, what: 'invitations' },
+  { route: /^(POST|PATCH|DELETE) \/v1\/task-statuses/, what: 'workflow statuses' },
+];
+
+/** The 403 a plain member gets on a route only owners and admins may use, or undefined for any other route. */
+export function managersOnly(route: ApiRoute): string | undefined {
+  const what = MANAGED.find((m) => m.route.test(route.name))?.what;
+  return what && `Only the team's owners and admins can manage ${what}.`;
+}
 
 /** Ids that exist nowhere: what a refused reference is compared with, so it reveals nothing. */
 const MISSING_NUMBER = 2_147_480_001;
@@ -68,6 +97,10 @@ function realValue(world: World, kind: ObjectKind): string | number {
       return world.commentId;
     case 'status':
       return world.statusId;
+    case 'moveTo':
+      return world.defaultStatusId;
+    case 'invitation':
+      return world.invitationId;
     case 'user':
       return world.mate.userId;
     case 'team':
@@ -82,7 +115,12 @@ function realValue(world: World, kind: ObjectKind): string | number {
 }
 
 function missingValue(kind: ObjectKind): string | number {
-  return kind === 'list' || kind === 'task' || kind === 'comment' || kind === 'status' || kind === 'delivery'
+  return kind === 'list' ||
+    kind === 'task' ||
+    kind === 'comment' ||
+    kind === 'status' ||
+    kind === 'moveTo' ||
+    kind === 'delivery'
     ? MISSING_NUMBER
     : MISSING_UUID;
 }
@@ -131,6 +169,7 @@ export function buildMatrixRequest(
     if (kind === 'email') return actor?.email ?? world.owner.email;
     if (kind === 'password') return /new/i.test(name) ? 'a brand new password' : (actor?.password ?? 'no password');
     if (kind === 'url') return WORLD_WEBHOOK_URL;
+    if (kind === 'invitationToken') return world.invitationToken;
     if (!kind) {
       if (!isIdLike(name, schema)) return undefined;
       throw new CannotExercise(
@@ -156,10 +195,10 @@ export function buildMatrixRequest(
     return encodeURIComponent(String(value));
   });
 
-  // With `everyQueryParameter`, each one the route declares, with a value it accepts; an array
-  // parameter is repeated, as clients give several values.
+  // The required query parameters, and with `everyQueryParameter` each one the route declares,
+  // with a value it accepts; an array parameter is repeated, as clients give several values.
   const query = new URLSearchParams();
-  for (const param of options.everyQueryParameter ? route.queryParams : []) {
+  for (const param of route.queryParams.filter((p) => p.required || options.everyQueryParameter)) {
     const repeated = typesOf(param.schema).includes('array');
     const schema = repeated ? (param.schema.items ?? {}) : param.schema;
     const where = `${route.name} query parameter "${param.name}"`;
@@ -221,6 +260,8 @@ const OUTSIDER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => { s
   key: (id) => ({ status: 404, message: `API key ${id} not found.` }),
   // A teammate's webhook is theirs alone: as if it did not exist.
   webhook: (id) => ({ status: 404, message: `Webhook ${id} not found.` }),
+  // Only owners and admins see the team's invitations; a plain member is told so.
+  invitation: () => ({ status: 403, message: "Only the team's owners and admins can manage invitations." }),
 };
 
 const STRANGER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => string>> = {
@@ -228,6 +269,8 @@ const STRANGER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => str
   task: (id) => `Task ${id} not found.`,
   key: (id) => `API key ${id} not found.`,
   webhook: (id) => `Webhook ${id} not found.`,
+  invitation: (id) => `Invitation ${id} not found.`,
+  status: (id) => `Task status ${id} not found.`,
 };
 
 /** What must happen when `who` sends a request naming `references`. */
@@ -256,6 +299,10 @@ export function expectationFor(route: ApiRoute, who: Who, references: Reference[
       likeMissing: true,
       why: `the path names another team's ${pathRef.kind}`,
     };
+  }
+  const managers = managersOnly(route);
+  if (who === 'outsider' && managers) {
+    return { outcome: 'refused', status: 403, message: managers, likeMissing: false, why: 'a plain member' };
   }
   const bodyRef = references.find((r) => !usable.has(r.kind));
   if (bodyRef) {

@@ -24,8 +24,8 @@ describe('the web app’s security headers', () => {
   });
   after(() => server?.close());
 
-  test('the web app page carries a strict CSP and refuses framing, sniffing, referrer leaks and unused features', async () => {
-    for (const path of ['/', '/lists/3', '/settings']) {
+  test('the web app page (the invitation page /join too) carries a strict CSP and refuses framing, sniffing, referrer leaks and unused features', async () => {
+    for (const path of ['/', '/lists/3', '/settings', '/join']) {
       const res = await server.client().get(path, { accept: 'text/html' });
       expectStatus(res, 200);
       assert.match(res.headers.get('content-type') ?? '', /^text\/html/);

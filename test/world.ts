@@ -1,7 +1,7 @@
 /**
  * A small world to probe authorization in: a team whose owner has a private list (shared with
  * one teammate) and a task on it (with a comment), a teammate with no access to either, and a user of another
- * team. Every actor has an API key, a web session and a password. The private objects carry
+ * team; the owner has also added a status and made an invitation. Every actor has an API key, a web session and a password. The private objects carry
  * marker strings, so any response can be searched for a leak.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,7 @@ import { hashPassword } from '../src/team/passwords.js';
 import { setPasswordHash } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectStatus, type TestServer } from './harness.js';
+import { tokenOf } from './team/support.js';
 
 export const WORLD_PASSWORD = 'a world of passwords';
 /** Where the world's webhooks point: loopback, which test servers allow, on the discard port. */
@@ -37,8 +38,13 @@ export interface World {
   taskId: number;
   /** The owner's comment on the task (its body holds `listMarker`). */
   commentId: number;
-  /** The team's default status. */
+  /** A status of the team that is not the default (one a request may change or delete). */
   statusId: number;
+  /** The team's default status: where a deleted status's tasks may move. */
+  defaultStatusId: number;
+  /** A pending invitation of the owner's, and its link's token. */
+  invitationId: string;
+  invitationToken: string;
   /** A second key of the owner's, for routes that name a key (revoking it leaves `owner.key` working). */
   spareKeyId: string;
   /** The owner's webhook (to WORLD_WEBHOOK_URL; test servers send nothing) and one delivery queued to it. */
@@ -89,7 +95,9 @@ export async function createWorld(server: TestServer): Promise<World> {
     201,
   );
   const statuses = await listStatuses(server.store.db, team.id);
-  const statusId = statuses.find((s) => s.isDefault)?.id ?? statuses[0]!.id;
+  const defaultStatusId = statuses.find((s) => s.isDefault)!.id;
+  const status = expectStatus(await owner.api.post('/v1/task-statuses', { name: `Status ${teamMarker}` }), 201);
+  const invitation = expectStatus(await owner.api.post('/v1/invitations', { role: 'member' }), 201);
   const webhook = expectStatus(await owner.api.post('/v1/webhooks', { url: WORLD_WEBHOOK_URL }), 201);
   const delivery = expectStatus(await owner.api.post(`/v1/webhooks/${webhook.id}/test`), 202);
   // Every key has been used once: later requests do not write its first `last used` time.
@@ -105,7 +113,10 @@ export async function createWorld(server: TestServer): Promise<World> {
     listId: list.id,
     taskId: task.id,
     commentId: comment.id,
-    statusId,
+    statusId: status.id,
+    defaultStatusId,
+    invitationId: invitation.id,
+    invitationToken: tokenOf(invitation.link),
     spareKeyId: spare.record.id,
     webhookId: webhook.id,
     deliveryId: delivery.id,

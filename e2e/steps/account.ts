@@ -25,9 +25,10 @@ export function accountSteps(run: WebappRun): void {
     await ada.getByRole('link', { name: 'Settings' }).click();
     await visible(ada.getByRole('heading', { name: 'Settings', exact: true }));
     const members = ada.getByRole('table', { name: 'Team members and their roles' });
-    await visible(members.getByRole('row', { name: /Ben Okafor.*member/ }));
-    await visible(members.getByRole('row', { name: /Cy Park.*admin/ }));
-    await visible(members.getByRole('row', { name: /Ada Lovelace.*owner/ }));
+    // The owner sees others' roles in selects ("Member"), her own as a badge ("owner").
+    await visible(members.getByRole('row', { name: /Ben Okafor.*member/i }));
+    await visible(members.getByRole('row', { name: /Cy Park.*admin/i }));
+    await visible(members.getByRole('row', { name: /Ada Lovelace.*owner/i }));
 
     await ada.getByLabel('New key name').fill('curl check');
     await ada.getByRole('button', { name: 'Create key' }).click();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { ROOT } from '../../test/processes.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -129,6 +129,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function readmeScreenshot(page: Page, name: string, readmeName: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  if (process.env.README_SCREENSHOTS !== '1') return;
+  mkdirSync(README_SCREENSHOTS, { recursive: true });
+  copyFileSync(join(ARTIFACTS, `${name}.png`), join(README_SCREENSHOTS, `${readmeName}.png`));
+}
+
+/** As `readmeScreenshot`, of one part of the page (a settings section, a card) rather than all of it. */
+export async function readmeElementScreenshot(element: Locator, name: string, readmeName: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await element.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
   if (process.env.README_SCREENSHOTS !== '1') return;
   mkdirSync(README_SCREENSHOTS, { recursive: true });
   copyFileSync(join(ARTIFACTS, `${name}.png`), join(README_SCREENSHOTS, `${readmeName}.png`));

@@ -17,6 +17,8 @@ export interface Person {
 
 export interface Workspace {
   url: string;
+  /** The server's database, for a suite that must put something there no request can (an expired invitation). */
+  databaseUrl: string;
   rocket: { id: string; name: string };
   moon: { id: string; name: string };
   /** Owner of Rocket and member of Moon base: two teams, so she picks one at sign-in. */
@@ -60,6 +62,7 @@ export async function startWorkspace(env: Record<string, string> = {}): Promise<
 
   return {
     url: base,
+    databaseUrl: url,
     rocket,
     moon,
     ada,

@@ -86,41 +86,16 @@ export async function recordActivities(db: Db, entries: readonly NewActivity[]):
 }
 
 /**
- * Records, for every task of the status `from`, that an operator moved it to `to` (a status
- * deleted with `--move-to`): one statement, before the move, whatever the number of tasks.
+ * Records, for every task of the team the user is assigned to, that they are no longer: they
+ * were removed from the team (by `actorId`, or the operator: null), which ends their
+ * assignments. Runs before the assignments are deleted.
  */
-export async function recordStatusMove(
+export async function recordUnassignedFromTeam(
   db: Db,
-  from: { id: number; name: string },
-  to: { id: number; name: string },
+  teamId: string,
+  userId: string,
+  actorId: string | null = null,
 ): Promise<void> {
-  const changes: StoredChanges = {
-    status: { from: { id: from.id, name: from.name }, to: { id: to.id, name: to.name } },
-  };
-  await db
-    .insertInto('task_activity')
-    .columns(['task_id', 'actor_id', 'kind', 'changes', 'created_at'])
-    .expression(
-      db
-        .selectFrom('tasks')
-        .select((eb) => [
-          'id',
-          eb.cast<string | null>(eb.val(null), 'text').as('actor_id'),
-          eb.cast<string>(eb.val('task.updated' satisfies ActivityKind), 'text').as('kind'),
-          eb.cast<string>(eb.val(JSON.stringify(changes)), 'text').as('changes'),
-          eb.cast<string>(eb.val(new Date().toISOString()), 'text').as('created_at'),
-        ])
-        .where('status_id', '=', from.id),
-    )
-    .execute();
-}
-
-/**
- * Records, for every task of the team the user is assigned to, that they are no longer: the
- * operator removed them from the team (`admin member remove`), which ends their assignments.
- * Runs before the assignments are deleted.
- */
-export async function recordUnassignedFromTeam(db: Db, teamId: string, userId: string): Promise<void> {
   // Kept locked (`keep`): a task deleted meanwhile is deleted first and skipped, or waits for this.
   const theirTasks = await keeping(
     db,
@@ -157,7 +132,7 @@ export async function recordUnassignedFromTeam(db: Db, teamId: string, userId: s
   }
   const entries = [...assignees].map(([taskId, from]): NewActivity => ({
     taskId,
-    actorId: null,
+    actorId,
     kind: 'task.updated',
     changes: { assignees: { from, to: from.filter((id) => id !== userId) } },
   }));

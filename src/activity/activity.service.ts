@@ -4,7 +4,8 @@
  * newest first, with the people and lists they name as this reader may see them.
  *
  * Entries are written by the changes themselves, in their transactions (tasks.service.ts,
- * comments.service.ts, and the operator's paths: statuses.service.ts, teams.repository.ts).
+ * comments.service.ts, statuses.service.ts (a deleted status's tasks), and the removal of a
+ * member: teams.repository.ts).
  */
 import type { Caller } from '../caller.js';
 import type { ActivityEntry, ActivityQuery } from '../contract/index.js';

@@ -19,7 +19,7 @@ export interface NewEvent {
   teamId: string;
   type: EventType;
   /** Ids only: what every recipient may read anyway. */
-  data: { listId: number } | { taskId: number } | { taskId: number; commentId: number };
+  data: { listId: number } | { taskId: number } | { taskId: number; commentId: number } | { statusId: number };
   /**
    * Added to the data of the event's webhook deliveries only (not to the event stream's): what a
    * webhook sends of an object that is gone, a deleted task's number.

@@ -46,3 +46,11 @@ export class ChangePublisher {
 
 /** This process's publisher: the outbox publishes every committed change here. */
 export const committedChanges = new ChangePublisher();
+
+/**
+ * This process's publisher of ended access: a member was removed from the team, or a key revoked,
+ * and has committed. Event streams held with that access must end now rather than at their next
+ * periodic recheck: each process's hub hears it through the bus (changes/bus.ts) and checks the
+ * team's streams at once. Like a change, it carries nothing but the team.
+ */
+export const endedAccess = new ChangePublisher();

@@ -6,20 +6,21 @@
  * in the wrong folder would otherwise make an empty one there and then report "not found".
  */
 import { parseArgs } from 'node:util';
-import { notifyServers } from '../changes/bus.js';
-import { committedChanges } from '../changes/publisher.js';
+import { notifyEndedAccess, notifyServers } from '../changes/bus.js';
+import { committedChanges, endedAccess } from '../changes/publisher.js';
 import { ConfigError, DEFAULT_DATABASE_URL, loadConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
 import { databaseLocation, MissingDatabaseError, openStore, type Store } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { AdminError, type Command, type CommandGroup, type Options } from './admin/command.js';
+import { invitationCommands } from './admin/invitations.js';
 import { accessCommands } from './admin/keys.js';
 import { statusCommands } from './admin/statuses.js';
 import { teamCommands } from './admin/teams.js';
 import { userCommands } from './admin/users.js';
 import { PasswordInputError, readPassword } from './password-input.js';
 
-const GROUPS: CommandGroup[] = [teamCommands, userCommands, accessCommands, statusCommands];
+const GROUPS: CommandGroup[] = [teamCommands, userCommands, accessCommands, invitationCommands, statusCommands];
 const COMMANDS: Record<string, Command> = Object.assign({}, ...GROUPS.map((group) => group.commands));
 
 /** Words of `text` in lines of at most `width` characters, each starting with `indent`. */
@@ -98,9 +99,14 @@ export async function runAdmin(argv: string[]): Promise<number> {
   let store: Store | undefined;
   let database: string | undefined;
   const notes: string[] = [];
-  // A command that records realtime events (list-member add/remove) wakes the running servers.
+  // A command that records realtime events (list-member add/remove) wakes the running servers;
+  // one that ends someone's access (member remove, key revoke) has them recheck their streams.
   const changedTeams = new Set<string>();
-  const unsubscribe = committedChanges.subscribe(({ teamId }) => changedTeams.add(teamId));
+  const accessEnded = new Set<string>();
+  const unsubscribers = [
+    committedChanges.subscribe(({ teamId }) => changedTeams.add(teamId)),
+    endedAccess.subscribe(({ teamId }) => accessEnded.add(teamId)),
+  ];
   try {
     const config = loadConfig();
     const location = databaseLocation(config.databaseUrl);
@@ -111,8 +117,18 @@ export async function runAdmin(argv: string[]): Promise<number> {
     const result = await command.run(store, options, {
       note: (message) => notes.push(message),
       readPassword: (whose) => readPassword(whose, location.shown),
+      linkBase: () => {
+        if (config.publicUrl) return config.publicUrl;
+        const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+        notes.push(
+          `PUBLIC_URL is not set: the link points at ${base} (from HOST and PORT); ` +
+            'set PUBLIC_URL to the address people open tasklane at',
+        );
+        return base;
+      },
     });
     for (const teamId of changedTeams) await notifyServers(store, teamId);
+    for (const teamId of accessEnded) await notifyEndedAccess(store, teamId);
     console.log(JSON.stringify(result));
     console.error(location.exists ? `database: ${database}` : `database: ${database} (a new database, created now)`);
     for (const note of notes) console.error(note);
@@ -122,7 +138,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
     console.error(failure(name, error, database).replace(/\s*\n\s*/g, ' '));
     return 1;
   } finally {
-    unsubscribe();
+    for (const unsubscribe of unsubscribers) unsubscribe();
     await store?.close();
   }
 }

@@ -38,6 +38,9 @@ export const CHANGE_EVENT_TYPES = [
   'comment.created',
   'comment.updated',
   'comment.deleted',
+  'taskStatus.created',
+  'taskStatus.updated',
+  'taskStatus.deleted',
 ] as const;
 export type ChangeEventType = (typeof CHANGE_EVENT_TYPES)[number];
 

@@ -16,3 +16,4 @@ export * from './team.js';
 export * from './activity.js';
 export * from './comments.js';
 export * from './webhooks.js';
+export * from './invitations.js';

@@ -1,5 +1,6 @@
 /** The team and its people: GET /v1/me, GET /v1/users. */
 import { Type, type Static } from 'typebox';
+import { StringEnum, Uuid } from './common.js';
 import { ROLES, type Role } from './enums.js';
 
 export const Member = Type.Object({
@@ -20,3 +21,23 @@ export const Identity = Type.Object({
   role: Type.Unsafe<Role>({ type: 'string', enum: [...ROLES] }),
 });
 export type Identity = Static<typeof Identity>;
+
+/** PATCH /v1/members/{userId}, DELETE /v1/members/{userId}: a member, by user id. */
+export const MemberParams = Type.Object({ userId: Uuid({ errorMessage: 'userId must be a user ID (UUID).' }) });
+
+export const UpdateMemberBody = Type.Object(
+  {
+    role: StringEnum(ROLES, {
+      description: 'The new role. Only an owner may make someone an owner or change an owner.',
+      errorMessage: `role must be one of: ${ROLES.join(', ')}.`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type UpdateMemberBody = Static<typeof UpdateMemberBody>;
+
+export const MemberRemoved = Type.Object({
+  id: Type.String({ description: 'The user ID of the member removed.' }),
+  removed: Type.Boolean(),
+});
+export type MemberRemoved = Static<typeof MemberRemoved>;

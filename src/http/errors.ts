@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'notFound'
   | 'conflict'
+  | 'gone'
   | 'preconditionFailed'
   | 'tooLarge'
   | 'unsupportedMediaType'
@@ -20,6 +21,7 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   forbidden: 403,
   notFound: 404,
   conflict: 409,
+  gone: 410,
   preconditionFailed: 412,
   tooLarge: 413,
   unsupportedMediaType: 415,
@@ -46,4 +48,5 @@ export const unauthorized = (message: string) => new AppError('unauthorized', me
 export const forbidden = (message: string) => new AppError('forbidden', message);
 export const notFound = (message: string) => new AppError('notFound', message);
 export const conflict = (message: string) => new AppError('conflict', message);
+export const gone = (message: string) => new AppError('gone', message);
 export const preconditionFailed = (message: string) => new AppError('preconditionFailed', message);

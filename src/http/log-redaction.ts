@@ -9,7 +9,7 @@
  * makes one per request, which cost about 7% of the CPU of a small request (BENCHMARKS.md).
  */
 const SECRET_HEADERS = ['["x-api-key"]', '.cookie', '["x-csrf-token"]', '.authorization'];
-const SECRET_FIELDS = ['password', 'currentPassword', 'newPassword', 'key', 'secret'];
+const SECRET_FIELDS = ['password', 'currentPassword', 'newPassword', 'key', 'secret', 'token', 'link'];
 const REQUESTS = ['req', 'request'];
 
 export const LOG_REDACTION = {

@@ -141,15 +141,28 @@ export class FailedAuthBudget {
    * them reaches the hash. A right password gives its count back, so only failures spend.
    */
   async reservePasswordAttempt(address: string, account: string, log?: FastifyBaseLogger): Promise<PasswordAttempt> {
+    return this.reserve(address, account, log);
+  }
+
+  /**
+   * Counts an attempt with a secret token (an invitation link's) against the address's budget,
+   * as a refused key counts, but before the token is looked up, so a burst is held to the budget
+   * exactly; throws 429 if it is spent. A token that turns out good gives its count back.
+   */
+  async reserveTokenAttempt(address: string, log?: FastifyBaseLogger): Promise<PasswordAttempt> {
+    return this.reserve(address, null, log);
+  }
+
+  private async reserve(address: string, account: string | null, log?: FastifyBaseLogger): Promise<PasswordAttempt> {
     const addressKey = budgetAddress(address);
     const addressUsage = await this.byAddress?.spend(addressKey, log);
     if (addressUsage && isSpent(addressUsage)) throw refuse(addressUsage);
-    const accountUsage = await this.byAccount?.spend(account, log);
+    const accountUsage = account === null ? undefined : await this.byAccount?.spend(account, log);
     if (accountUsage && isSpent(accountUsage)) throw refuse(accountUsage);
     return {
       succeeded: async () => {
         if (addressUsage) await this.byAddress!.refund(addressKey, log);
-        if (accountUsage) await this.byAccount!.refund(account, log);
+        if (accountUsage) await this.byAccount!.refund(account!, log);
       },
     };
   }

@@ -3,6 +3,7 @@
  * member (`tasklane admin key …`). The secret is shown once, in the answer that creates it.
  */
 import type { Caller } from '../caller.js';
+import { endedAccess } from '../changes/publisher.js';
 import type { ApiKey, CreatedKey, CreateKeyBody } from '../contract/keys.js';
 import { conflict, invalidInput, notFound } from '../http/errors.js';
 import { isUuid } from '../ids.js';
@@ -54,6 +55,7 @@ export async function revokeOwnKey(store: Store, caller: Caller, keyId: string):
   requireSession(caller, WHAT);
   const mine = isUuid(keyId) && (await keys.keysOf(store.db, caller.teamId, caller.userId)).some((k) => k.id === keyId);
   if (!mine || !(await keys.revokeKey(store.db, keyId))) throw notFound(`API key ${keyId} not found.`);
+  endedAccess.publish({ teamId: caller.teamId });
 }
 
 /** The operator's key for a member of the team; `names` are the options the expiry came from, for messages. */
@@ -77,6 +79,8 @@ export async function keysOfMember(store: Store, teamId: string, userId: string)
 
 /** The operator's revocation of any key. */
 export async function revokeKey(store: Store, keyId: string): Promise<void> {
-  if (!isUuid(keyId) || !(await keys.findKey(store.db, keyId))) throw notFound(`key ${keyId} not found`);
+  const key = isUuid(keyId) ? await keys.findKey(store.db, keyId) : undefined;
+  if (!key) throw notFound(`key ${keyId} not found`);
   if (!(await keys.revokeKey(store.db, keyId))) throw conflict(`key ${keyId} is already revoked`);
+  endedAccess.publish({ teamId: key.team_id });
 }

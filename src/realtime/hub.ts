@@ -10,8 +10,9 @@
  *   duplicated or reordered. Heartbeats, the stall sweep and closing reach live streams only, and
  *   a credential check only marks a joining stream: nothing reaches a stream before its head.
  *   An id older than retention gets a `sync.required` event instead of a replay.
- * - Safety: every few seconds each stream's key and membership are checked again; a revoked key
- *   or a removed member loses the stream (a joining one as soon as it is set up). A stream whose
+ * - Safety: every few seconds each stream's key and membership are checked again, and a team's
+ *   streams at once when access to it ended (changes/bus.ts); a revoked key or a removed member
+ *   loses the stream (a joining one as soon as it is set up). A stream whose
  *   unsent output passes a bound (a client that stopped reading) is cut off, so it can neither
  *   slow the others nor grow without limit.
  */
@@ -19,7 +20,7 @@ import type { ServerResponse } from 'node:http';
 import type { Caller } from '../caller.js';
 import type { EventBus } from '../changes/bus.js';
 import { eventsAfter, eventWindow, type StoredEvent } from '../changes/outbox.js';
-import type { ChangePublisher } from '../changes/publisher.js';
+import { endedAccess, type ChangePublisher } from '../changes/publisher.js';
 import { liveKeyIds } from '../keys/keys.repository.js';
 import { liveSessionTeams } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
@@ -87,8 +88,13 @@ export class EventHub {
     private readonly bus: EventBus,
     private readonly options: HubOptions = DEFAULT_HUB_OPTIONS,
   ) {
-    this.unsubscribe = changes.subscribe(({ teamId }) => bus.announce(teamId));
+    const unsubscribers = [
+      changes.subscribe(({ teamId }) => bus.announce(teamId)),
+      endedAccess.subscribe(({ teamId }) => bus.announceEndedAccess(teamId)),
+    ];
+    this.unsubscribe = () => unsubscribers.forEach((stop) => stop());
     bus.onAnnounce((teamId) => void this.fanOut(teamId));
+    bus.onEndedAccess((teamId) => void this.recheckCredentials(teamId).catch(() => {}));
     const every = (ms: number, task: () => unknown) => {
       const timer = setInterval(() => void Promise.resolve(task()).catch(() => {}), ms);
       timer.unref();
@@ -201,11 +207,14 @@ export class EventHub {
   }
 
   /**
-   * Ends the streams whose key was revoked, whose session ended or moved to another team, or
-   * whose user left the team. A stream still being set up is marked, and ends once its head is out.
+   * Ends the streams (of one team, or of all) whose key was revoked, whose session ended or moved
+   * to another team, or whose user left the team. A stream still being set up is marked, and ends
+   * once its head is out.
    */
-  private async recheckCredentials(): Promise<void> {
-    const streams = [...this.teams.values()].flatMap((team) => [...team.live, ...team.joining.keys()]);
+  private async recheckCredentials(teamId?: string): Promise<void> {
+    const teams =
+      teamId === undefined ? [...this.teams.values()] : [this.teams.get(teamId)].filter((t) => t !== undefined);
+    const streams = teams.flatMap((team) => [...team.live, ...team.joining.keys()]);
     if (streams.length === 0) return;
     const idsOf = (kind: 'key' | 'session') => [
       ...new Set(streams.filter((s) => s.caller.credential.kind === kind).map((s) => s.caller.credential.id)),

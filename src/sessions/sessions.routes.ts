@@ -20,7 +20,7 @@ import * as service from './sessions.service.js';
 const tags = ['Web session'];
 
 /** Sets (or, with an empty token and no time left, clears) the session cookie this connection uses. */
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeMs: number): void {
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeMs: number): void {
   const cookie = stringifySetCookie(sessionCookieName(request), token, {
     path: '/',
     httpOnly: true,

@@ -5,7 +5,16 @@ import type { PasswordAttempt } from '../http/rate-limit.js';
 import type { Store } from '../storage/database.js';
 import { findMembership, findTeam } from '../team/teams.repository.js';
 import { hashPassword, verifyPassword } from '../team/passwords.js';
-import { findUser, findUserByEmail, teamsOfUser, renameUser, replacePasswordHash } from '../team/users.repository.js';
+import {
+  findUser,
+  findUserByEmail,
+  teamsOfUser,
+  renameUser,
+  replacePasswordHash,
+  type TeamOfUser,
+  type UserRecord,
+} from '../team/users.repository.js';
+import type { Db } from '../storage/schema.js';
 import type { SessionInfo } from '../contract/sessions.js';
 import { deleteOtherSessions, deleteSession, insertSession, setSessionTeam } from './sessions.repository.js';
 
@@ -35,22 +44,48 @@ export async function signIn(
   input: { email: string; password: string; teamId?: string },
   reserveAttempt: ReservePasswordAttempt,
 ): Promise<{ token: string; info: SessionInfo }> {
-  const email = input.email.trim().toLowerCase();
-  const user = await findUserByEmail(store.db, email);
-  // An unknown email has a budget of its own, so the answers never tell which accounts exist.
-  const attempt = await reserveAttempt(user ? `user:${user.id}` : `email:${email}`);
-  const hash = user?.passwordHash ?? (await decoy());
-  const { ok, needsRehash } = await verifyPassword(input.password, hash);
-  if (!user || !user.passwordHash || !ok) throw unauthorized('Wrong email or password.');
-  await attempt.succeeded();
-  if (needsRehash) await rehash(store, user.id, user.passwordHash, input.password);
-
+  const user = await checkCredentials(store, input.email, input.password, reserveAttempt);
   const teams = await teamsOfUser(store.db, user.id);
   const team = input.teamId ? teams.find((t) => t.id === input.teamId) : teams[0];
   if (!team) {
     throw forbidden(input.teamId ? 'You are not a member of that team.' : 'You are not a member of any team yet.');
   }
-  const session = await insertSession(store.db, user.id, team.id);
+  return openSession(store.db, user, teams, team);
+}
+
+/**
+ * The user with this email, if the password is theirs; else 401 `Wrong email or password.`, the
+ * same for an unknown email, after the same work. The attempt is counted first (sign-in budgets).
+ */
+export async function checkCredentials(
+  store: Store,
+  rawEmail: string,
+  password: string,
+  reserveAttempt: ReservePasswordAttempt,
+): Promise<UserRecord> {
+  const email = rawEmail.trim().toLowerCase();
+  const user = await findUserByEmail(store.db, email);
+  // An unknown email has a budget of its own, so the answers never tell which accounts exist.
+  const attempt = await reserveAttempt(user ? `user:${user.id}` : `email:${email}`);
+  const hash = user?.passwordHash ?? (await decoy());
+  const { ok, needsRehash } = await verifyPassword(password, hash);
+  if (!user || !user.passwordHash || !ok) throw unauthorized('Wrong email or password.');
+  await attempt.succeeded();
+  if (needsRehash) await rehash(store, user.id, user.passwordHash, password);
+  return user;
+}
+
+/**
+ * A new session of the user in `team`, one of their `teams` (in `db`: a transaction, when it
+ * commits with other changes), and what the sign-in answers.
+ */
+export async function openSession(
+  db: Db,
+  user: Pick<UserRecord, 'id' | 'name' | 'email'>,
+  teams: TeamOfUser[],
+  team: TeamOfUser,
+): Promise<{ token: string; info: SessionInfo }> {
+  const session = await insertSession(db, user.id, team.id);
   return {
     token: session.token,
     info: {

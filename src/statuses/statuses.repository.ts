@@ -94,10 +94,13 @@ export async function lockTeamStatuses(trx: Db, teamId: string): Promise<TaskSta
  * Fixes the set of tasks in the status until the transaction ends: the status is locked against
  * task writers' `keep` (no task moves in), and its tasks against every other writer (none moves
  * out). Then its tasks can be moved, or their completion copies rewritten, without a race.
+ * Returns their ids, in order.
  */
-export async function holdTasksOf(trx: Db, statusId: number): Promise<void> {
+export async function holdTasksOf(trx: Db, statusId: number): Promise<number[]> {
   await lockRows(trx, trx.selectFrom('task_statuses').select('id').where('id', '=', statusId), 'delete');
-  await lockRows(trx, trx.selectFrom('tasks').select('id').where('status_id', '=', statusId).orderBy('id'), 'change');
+  const tasks = trx.selectFrom('tasks').select('id').where('status_id', '=', statusId).orderBy('id');
+  await lockRows(trx, tasks, 'change');
+  return (await tasks.execute()).map((row) => row.id);
 }
 
 /**

@@ -26,6 +26,8 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   { table: 'team_members', key: ['team_id', 'user_id'] },
   { table: 'api_keys', key: ['id'] },
   { table: 'sessions', key: ['id'] },
+  // Invitations (migration 0014): their tokens stay hashed, so pending links keep working.
+  { table: 'invitations', key: ['id'] },
   { table: 'task_statuses', key: ['id'] },
   { table: 'task_lists', key: ['id'] },
   { table: 'list_members', key: ['list_id', 'user_id'] },

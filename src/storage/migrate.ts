@@ -15,6 +15,7 @@ import { sessionExpiryIndex } from './migrations/0010_session_expiry_index.js';
 import { titleSearchIndex } from './migrations/0011_title_search_index.js';
 import { taskActivityAndComments } from './migrations/0012_task_activity_and_comments.js';
 import { webhooks } from './migrations/0013_webhooks.js';
+import { invitations } from './migrations/0014_invitations.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -32,6 +33,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0011_title_search_index': titleSearchIndex(dialect),
     '0012_task_activity_and_comments': taskActivityAndComments(dialect),
     '0013_webhooks': webhooks(dialect),
+    '0014_invitations': invitations(),
   };
 }
 

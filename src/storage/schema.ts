@@ -231,6 +231,23 @@ export interface WebhookAttemptsTable {
   next_attempt_at: string | null;
 }
 
+/** An invitation into a team (migration 0014; see invitations/). */
+export interface InvitationsTable {
+  id: string;
+  team_id: string;
+  role: Role;
+  /** Lower case; null: anyone holding the link may accept it. */
+  email: string | null;
+  /** sha256 of the link's token, hex (secret-hash.ts); the token itself is never stored. */
+  token_hash: string;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  used_by: string | null;
+  revoked_at: string | null;
+}
+
 export interface Tables {
   teams: TeamsTable;
   users: UsersTable;
@@ -252,6 +269,7 @@ export interface Tables {
   webhook_event_types: WebhookEventTypesTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  invitations: InvitationsTable;
 }
 
 /** A connection or a transaction: repositories accept either. */
@@ -266,3 +284,4 @@ export type TaskRow = Selectable<TasksTable>;
 export type NewTask = Insertable<TasksTable>;
 export type ActivityRow = Selectable<TaskActivityTable>;
 export type CommentRow = Selectable<TaskCommentsTable>;
+export type InvitationRow = Selectable<InvitationsTable>;

@@ -81,3 +81,32 @@ const readerRows = prepared((db, p: { taskId: number }) =>
 export async function readersOf(db: Db, taskId: number): Promise<string[]> {
   return (await readerRows(db, { taskId })).map((r) => r.user_id);
 }
+
+/** `readersOf` for many tasks in few statements: each task's readers, by task id. */
+export async function readersOfTasks(db: Db, taskIds: readonly number[]): Promise<Map<number, string[]>> {
+  const readers = new Map<number, string[]>();
+  for (let i = 0; i < taskIds.length; i += 500) {
+    const ids = taskIds.slice(i, i + 500);
+    const rows = await db
+      .selectFrom('tasks')
+      .select(['id as task_id', 'created_by as user_id'])
+      .where('id', 'in', ids)
+      .union(db.selectFrom('task_assignees').select(['task_id', 'user_id']).where('task_id', 'in', ids))
+      .union(
+        db
+          .selectFrom('task_list_items as i')
+          .innerJoin('task_lists as l', 'l.id', 'i.list_id')
+          .innerJoin('list_members as m', 'm.list_id', 'i.list_id')
+          .select(['i.task_id', 'm.user_id'])
+          .where('i.task_id', 'in', ids)
+          .where('l.is_archived', '=', 0),
+      )
+      .execute();
+    for (const { task_id, user_id } of rows) {
+      const users = readers.get(task_id);
+      if (users) users.push(user_id);
+      else readers.set(task_id, [user_id]);
+    }
+  }
+  return readers;
+}

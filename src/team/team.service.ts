@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../caller.js';
 import type { Identity, Member } from '../contract/team.js';
-import type { Role } from '../contract/enums.js';
 import { conflict, invalidInput, notFound } from '../http/errors.js';
 import { isUuid } from '../ids.js';
 import { issueKey } from '../keys/keys.service.js';
@@ -152,17 +151,6 @@ export async function setPassword(store: Store, userId: string, password: string
     await users.setPasswordHash(trx, user.id, passwordHash);
     return deleteSessionsOf(trx, user.id);
   });
-}
-
-/** Adds the user to the team with the role, or changes the role of a member. */
-export function addMember(store: Store, teamId: string, userId: string, role: Role): Promise<void> {
-  return teams.upsertMember(store.db, teamId, userId, role);
-}
-
-/** Removes a member and everything that gave them access in the team (teams.repository.ts). */
-export async function removeMember(store: Store, teamId: string, userId: string): Promise<void> {
-  const removed = await store.transaction((trx) => teams.deleteMember(trx, teamId, userId));
-  if (!removed) throw notFound(`user ${userId} is not a member of team ${teamId}`);
 }
 
 export interface Bootstrap {

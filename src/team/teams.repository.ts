@@ -69,12 +69,77 @@ export async function listMembers(db: Db, teamId: string): Promise<MemberRecord[
   return members.sort(byNameThenId);
 }
 
+/** Adds a member; the primary key refuses one who already is (a unique violation). */
+export async function insertMember(db: Db, teamId: string, userId: string, role: Role): Promise<void> {
+  await db
+    .insertInto('team_members')
+    .values({ team_id: teamId, user_id: userId, role, created_at: new Date().toISOString() })
+    .execute();
+}
+
 /** Adds or re-roles a member. */
 export async function upsertMember(db: Db, teamId: string, userId: string, role: Role): Promise<void> {
   await db
     .insertInto('team_members')
     .values({ team_id: teamId, user_id: userId, role, created_at: new Date().toISOString() })
     .onConflict((oc) => oc.columns(['team_id', 'user_id']).doUpdateSet({ role }))
+    .execute();
+}
+
+/** The ids of every member of the team: the audience of the team's own events (statuses). */
+export async function memberIdsOf(db: Db, teamId: string): Promise<string[]> {
+  const rows = await db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).execute();
+  return rows.map((row) => row.user_id);
+}
+
+/** The team's longest-standing owner's id, or undefined when it has no owner. */
+export async function oldestOwner(db: Db, teamId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('team_members')
+    .select('user_id')
+    .where('team_id', '=', teamId)
+    .where('role', '=', 'owner')
+    .orderBy('created_at')
+    .orderBy('user_id')
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+/** A member with their role, as GET /v1/users shows them, or undefined. */
+export async function findMember(db: Db, teamId: string, userId: string): Promise<MemberRecord | undefined> {
+  return db
+    .selectFrom('team_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.id', 'u.name', 'u.email', 'm.role'])
+    .where('m.team_id', '=', teamId)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/**
+ * Locks the memberships of the team's owners (`change`, in user id order) until the transaction
+ * ends, then reads who they are. Every change that could take the last owner away (a demotion, a
+ * removal) starts here, so two such changes run one after the other and the second sees what the
+ * first left: of two owners demoting or removing each other at once, one is refused.
+ */
+export async function lockOwners(trx: Db, teamId: string): Promise<Set<string>> {
+  const owners = trx
+    .selectFrom('team_members')
+    .select('user_id')
+    .where('team_id', '=', teamId)
+    .where('role', '=', 'owner')
+    .orderBy('user_id');
+  await lockRows(trx, owners, 'change');
+  return new Set((await owners.execute()).map((r) => r.user_id));
+}
+
+/** Sets a member's role (after `lockOwners`). */
+export async function setRole(trx: Db, teamId: string, userId: string, role: Role): Promise<void> {
+  await trx
+    .updateTable('team_members')
+    .set({ role })
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
     .execute();
 }
 
@@ -91,21 +156,27 @@ export async function keepMemberships(trx: Db, teamId: string, userIds: readonly
 
 /**
  * Removes a member from a team together with everything that gave them access there:
- * their list memberships and task assignments in that team. The membership is locked first,
+ * their list memberships and task assignments in that team (by `actorId`; null: the operator). The membership is locked first,
  * so an assignment or list membership being granted meanwhile commits before these deletes
  * run (and they remove it) or is refused after them (see `keepMemberships`).
  */
-export async function deleteMember(db: Db, teamId: string, userId: string): Promise<boolean> {
+export async function deleteMember(
+  db: Db,
+  teamId: string,
+  userId: string,
+  actorId: string | null = null,
+): Promise<boolean> {
   return withinTransaction(db, async (trx) => {
     const membership = trx.selectFrom('team_members').select('user_id').where('team_id', '=', teamId);
     await lockRows(trx, membership.where('user_id', '=', userId), 'delete');
-    return deleteMembership(trx, teamId, userId);
+    return deleteMembership(trx, teamId, userId, actorId);
   });
 }
 
-async function deleteMembership(db: Db, teamId: string, userId: string): Promise<boolean> {
-  // The assignments end with the membership: each task's activity says so (an operator's change).
-  await recordUnassignedFromTeam(db, teamId, userId);
+async function deleteMembership(db: Db, teamId: string, userId: string, actorId: string | null): Promise<boolean> {
+  // The assignments end with the membership: each task's activity says so, by whoever removed
+  // them (null: the operator).
+  await recordUnassignedFromTeam(db, teamId, userId, actorId);
   await db
     .deleteFrom('list_members')
     .where('user_id', '=', userId)

@@ -4,7 +4,8 @@
  * owner when the body is built (right after the commit, unless the worker is behind); an object
  * the owner may no longer read, or that is gone, is only its identity: `{"id"}` for a list,
  * `{"id", "number"}` for a task (so a deletion is `{"id", "number"}`), `{"id", "taskId"}`
- * for a comment. What the owner may read is
+ * for a comment, `{"id"}` for a deleted workflow status (a status is the team's: every member
+ * reads it as GET /v1/task-statuses shows it). What the owner may read is
  * decided by the same reads the API answers with, so a webhook never shows more than its owner's
  * own GET would. Nothing secret is ever in a body: task and list fields only.
  */
@@ -13,10 +14,11 @@ import { listsVisibleTo, peopleByIds, type StoredChanges } from '../activity/act
 import type { Caller } from '../caller.js';
 import { presentComment } from '../comments/comments.presenter.js';
 import { findComment } from '../comments/comments.repository.js';
-import type { ActivityChanges, Comment, TaskDetail, TaskList } from '../contract/index.js';
+import type { ActivityChanges, Comment, TaskDetail, TaskList, TaskStatus } from '../contract/index.js';
 import { WEBHOOK_TEST_EVENT } from '../contract/webhooks.js';
 import { presentList } from '../lists/lists.presenter.js';
 import { findList, isListMember } from '../lists/lists.repository.js';
+import { findStatus } from '../statuses/statuses.repository.js';
 import type { Db } from '../storage/schema.js';
 import { presentDetail } from '../tasks/tasks.presenter.js';
 import { findDetail } from '../tasks/tasks.repository.js';
@@ -67,6 +69,11 @@ async function commentData(
   return comment ? withoutVersion(presentComment(comment)) : gone;
 }
 
+/** A workflow status as GET /v1/task-statuses shows it, or `{"id"}` once it is gone. */
+async function statusData(db: Db, owner: Caller, statusId: number): Promise<TaskStatus | { id: number }> {
+  return (await findStatus(db, owner.teamId, statusId)) ?? { id: statusId };
+}
+
 async function listData(db: Db, owner: Caller, listId: number): Promise<ListData> {
   const list = await findList(db, owner.teamId, listId);
   if (!list || !(await isListMember(db, listId, owner.userId))) return { id: listId };
@@ -95,11 +102,13 @@ export async function buildBody(db: Db, owner: Caller, webhookId: string, source
     taskId?: number;
     listId?: number;
     commentId?: number;
+    statusId?: number;
     number?: number;
     changes?: StoredChanges;
   };
-  let data: TaskData | CommentData | ListData | { webhookId: string };
+  let data: TaskData | CommentData | ListData | TaskStatus | { id: number } | { webhookId: string };
   if (source.type === WEBHOOK_TEST_EVENT) data = { webhookId };
+  else if (event.statusId !== undefined) data = await statusData(db, owner, event.statusId);
   else if (event.commentId !== undefined && event.taskId !== undefined) {
     const comment = { taskId: event.taskId, commentId: event.commentId };
     data = await commentData(db, owner, comment, source.type === 'comment.deleted');

@@ -182,6 +182,20 @@ export async function disableWebhook(db: Db, id: string, reason: string, now: st
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Why a webhook whose owner left the team was disabled. */
+export const OWNER_LEFT = 'Its owner is no longer a member of the team.';
+
+/** Disables the user's enabled webhooks in the team: they left it (the member's removal's transaction). */
+export async function disableWebhooksOfLeaver(db: Db, teamId: string, ownerId: string, now: string): Promise<void> {
+  await db
+    .updateTable('webhooks')
+    .set({ enabled: 0, disabled_reason: OWNER_LEFT, disabled_at: now, updated_at: now })
+    .where('team_id', '=', teamId)
+    .where('owner_id', '=', ownerId)
+    .where('enabled', '=', 1)
+    .execute();
+}
+
 /** Deliveries (with their attempts) removed per statement when a webhook is deleted. */
 const DELETE_BATCH = 1000;
 

@@ -31,7 +31,7 @@ import { nextAttemptAt } from './retry-schedule.js';
 import { open } from './secret-box.js';
 import { post, type AttemptOutcome } from './send.js';
 import { messageIdOf, signatureHeader } from './signing.js';
-import { disableWebhook } from './webhooks.repository.js';
+import { disableWebhook, OWNER_LEFT } from './webhooks.repository.js';
 
 /** How much longer than an attempt's deadline its lease lasts: room for recording it, and for a stalled process. */
 export const LEASE_MARGIN_MS = 10_000;
@@ -41,8 +41,6 @@ const TIMER_SLACK_MS = 5;
 const CONTENDED_RETRY_MS = 20;
 /** How often the worker looks for due work it was not told about. */
 const POLL_MS = 1_000;
-
-const OWNER_LEFT = 'Its owner is no longer a member of the team.';
 
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();

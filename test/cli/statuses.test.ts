@@ -150,7 +150,7 @@ describe('admin status update', { timeout: 4 * TIMEOUT }, () => {
     const { id, owner } = await team();
     const toDo = byName(await statusesOf(owner), 'To do');
     await assert.rejects(updateStatus(live.server.store, id, toDo.id, { isDefault: false }), (error: unknown) => {
-      assert.ok(error instanceof AppError && error.status === 409, String(error));
+      assert.ok(error instanceof AppError && error.status === 400, String(error));
       assert.match(error.message, /is the default, and a team always has one/);
       return true;
     });

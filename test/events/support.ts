@@ -78,7 +78,9 @@ export function checkShape(stream: SseStream, events: SseEvent[], after = 0): vo
       ? ['listId']
       : event.type.startsWith('comment.')
         ? ['taskId', 'commentId']
-        : ['taskId'];
+        : event.type.startsWith('taskStatus.')
+          ? ['statusId']
+          : ['taskId'];
     assert.deepEqual(Object.keys(data), keys, `${stream.label}: data must hold only ${keys.join(', ')}: ${event.data}`);
     for (const key of keys) assert.equal(typeof data[key], 'number');
   }

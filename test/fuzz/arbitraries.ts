@@ -13,7 +13,12 @@ export function refKindOf(name: string, schema: JsonSchema): RefKind | undefined
   if (/^email$/i.test(name)) return 'email';
   // A webhook's URL: the fixture's loopback receiver, which the test server allows.
   if (/^url$/i.test(name)) return 'url';
+  // An invitation link's token: the fixture's pending invitation.
+  if (/^token$/.test(name)) return 'invitationToken';
   if (!isIdLike(name, schema)) return undefined;
+  // Where a deleted status's tasks go: another status of the team (its default).
+  if (/^moveTo$/.test(name)) return 'moveTo';
+  if (/invitation/i.test(name)) return 'invitation';
   if (/comment/i.test(name)) return 'comment';
   if (/webhook/i.test(name)) return 'webhook';
   if (/delivery/i.test(name)) return 'delivery';
@@ -96,7 +101,9 @@ function validNumber(schema: JsonSchema, integer: boolean, kind: RefKind | undef
     ? fc.oneof(fc.integer({ min, max: Math.min(max, min + 20) }), fc.integer({ min, max }))
     : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
   const refs =
-    kind === 'list' || kind === 'task' || kind === 'comment' || kind === 'status' ? [fc.constant(new Ref(kind))] : [];
+    kind === 'list' || kind === 'task' || kind === 'comment' || kind === 'status' || kind === 'moveTo'
+      ? [fc.constant(new Ref(kind))]
+      : [];
   return refs.length > 0 ? fc.oneof({ weight: 3, arbitrary: refs[0]! }, { weight: 1, arbitrary: numbers }) : numbers;
 }
 

@@ -18,6 +18,9 @@ export type RefKind =
   | 'password'
   | 'webhook'
   | 'delivery'
+  | 'invitation'
+  | 'invitationToken'
+  | 'moveTo'
   | 'url';
 
 /** A real object of the fixture, by kind. */

@@ -71,6 +71,27 @@ describe(`webhook deliveries (${TEST_STORE})`, () => {
     assert.deepEqual(bodies[3].data, { id: task.id, number: task.number });
   });
 
+  test('taskStatus.* deliveries carry the status as GET /v1/task-statuses shows it, and {"id"} once it is deleted', async () => {
+    const { api, webhook, received } = await hooked({
+      eventTypes: ['taskStatus.created', 'taskStatus.updated', 'taskStatus.deleted'],
+    });
+    const made = expectStatus(await api.post('/v1/task-statuses', { name: 'Hooked', color: '#123456' }), 201);
+    const bodies = await waitFor(
+      'the creation',
+      () => received().length >= 1 && received().map((r) => verify(webhook.secret, r)),
+    );
+    assert.equal(bodies[0].type, 'taskStatus.created');
+    const listed = expectStatus(await api.get('/v1/task-statuses'), 200).find((s: { id: number }) => s.id === made.id);
+    assert.deepEqual(bodies[0].data, listed);
+    const done = expectStatus(await api.get('/v1/task-statuses'), 200).find((s: { name: string }) => s.name === 'Done');
+    expectStatus(await api.delete(`/v1/task-statuses/${made.id}?moveTo=${done.id}`), 200);
+    const all = await waitFor(
+      'the deletion',
+      () => received().length >= 2 && received().map((r) => verify(webhook.secret, r)),
+    );
+    assert.deepEqual(all[1], { type: 'taskStatus.deleted', timestamp: all[1].timestamp, data: { id: made.id } });
+  });
+
   test('with eventTypes, only those types are delivered', async () => {
     const { api, received } = await hooked({ eventTypes: ['task.deleted'] });
     const task = expectStatus(await api.post('/v1/tasks', { title: 'Filtered' }), 201);

@@ -13,6 +13,8 @@ export interface AdminIo {
   note(message: string): void;
   /** A password: asked for without echo on a terminal, else the first line of stdin (password-input.ts). */
   readPassword(whose: string): Promise<string>;
+  /** Where links to this tasklane point: PUBLIC_URL, else http://HOST:PORT (with a note saying so). */
+  linkBase(): string;
 }
 
 export interface Command {

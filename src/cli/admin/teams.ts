@@ -1,5 +1,6 @@
 /** `admin org …` and `admin member …`: teams (the CLI's flag says org) and who belongs to them. */
 import { ROLES, type Role } from '../../contract/enums.js';
+import * as members from '../../team/members.service.js';
 import * as team from '../../team/team.service.js';
 import {
   AdminError,
@@ -41,7 +42,7 @@ export const teamCommands: CommandGroup = {
     'member add': {
       summary:
         "adds the user to the team (as a member unless --role says otherwise), or changes a member's role " +
-        '→ {"orgId", "userId", "role"}',
+        '(never the last owner\'s) → {"orgId", "userId", "role"}',
       usage: '--org TEAM_ID --user USER_ID [--role owner|admin|member]',
       options: { ...ORG_AND_USER, role: { type: 'string' } },
       required: ['org', 'user'],
@@ -49,20 +50,21 @@ export const teamCommands: CommandGroup = {
         const role = (o.role ?? 'member') as Role;
         if (!ROLES.includes(role)) throw new AdminError(`--role must be one of ${ROLES.join(', ')}`);
         const { org, user } = await teamAndUser(store, o);
-        await team.addMember(store, org.id, user.id, role);
+        await members.setMembership(store, org.id, user.id, role);
         return { orgId: org.id, userId: user.id, role };
       },
     },
     'member remove': {
       summary:
-        'removes the user from the team, with their list memberships and assignments there; ' +
-        'their keys and sessions for it stop working → {"removed": true}',
+        'removes the user from the team (never its last owner), with their list memberships and assignments ' +
+        'there; their keys and sessions for it stop working, their webhooks there are disabled and the ' +
+        'invitations they made revoked → {"removed": true}',
       usage: '--org TEAM_ID --user USER_ID',
       options: ORG_AND_USER,
       required: ['org', 'user'],
       async run(store, o) {
         const { org, user } = await teamAndUser(store, o);
-        await team.removeMember(store, org.id, user.id);
+        await members.removeMember(store, org.id, user.id);
         return { removed: true };
       },
     },

@@ -43,6 +43,9 @@ interface RequestOptions {
   idempotencyKey?: string;
 }
 
+/** Requests whose 401 means a wrong password, not that the session ended. */
+const CREDENTIAL_CHECKS = new Set(['/auth/sign-in', '/auth/accept-invitation']);
+
 let csrfToken: string | null = null;
 let onSessionEnded: () => void = () => {};
 
@@ -89,7 +92,7 @@ export async function request<T>(method: Method, path: string, options: RequestO
       json && typeof json === 'object' && 'error' in json && typeof json.error === 'string'
         ? json.error
         : `The server answered ${response.status}.`;
-    if (response.status === 401 && path !== '/auth/sign-in') onSessionEnded();
+    if (response.status === 401 && !CREDENTIAL_CHECKS.has(path)) onSessionEnded();
     throw new ApiError(response.status, message, errorDetail(response));
   }
   return { data: json as T, etag: response.headers.get('etag') };

@@ -1,6 +1,24 @@
-/** The team's reference data: workflow statuses and members. */
-import { get } from './client';
-import type { Member, TaskStatus } from '@contract';
+/** The team's reference data, workflow statuses and members, and their management by owners and admins. */
+import { del, get, patch, post } from './client';
+import type {
+  CreateStatusBody,
+  Member,
+  MemberRemoved,
+  StatusDeleted,
+  TaskStatus,
+  UpdateMemberBody,
+  UpdateStatusBody,
+} from '@contract';
+import type { Role } from '@contract/enums';
 
 export const fetchStatuses = () => get<TaskStatus[]>('/v1/task-statuses');
+export const createStatus = (body: CreateStatusBody) => post<TaskStatus>('/v1/task-statuses', body);
+export const updateStatus = (statusId: number, body: UpdateStatusBody) =>
+  patch<TaskStatus>(`/v1/task-statuses/${statusId}`, body);
+export const deleteStatus = (statusId: number, moveTo: number) =>
+  del<StatusDeleted>(`/v1/task-statuses/${statusId}?moveTo=${moveTo}`);
+
 export const fetchMembers = () => get<Member[]>('/v1/users');
+export const changeRole = (userId: string, role: Role) =>
+  patch<Member>(`/v1/members/${encodeURIComponent(userId)}`, { role } satisfies UpdateMemberBody);
+export const removeMember = (userId: string) => del<MemberRemoved>(`/v1/members/${encodeURIComponent(userId)}`);

@@ -1,14 +1,15 @@
 /**
  * The session gate: checks for a session, shows sign-in (and the team choice for people in
  * several teams), then the workspace of the chosen team. A 401 from any request brings the
- * sign-in page back.
+ * sign-in page back. An invitation link (`/join`) is answered before the gate, signed in or not.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { setCsrfToken, whenSessionEnds } from '../api/client';
 import * as sessions from '../api/session';
 import type { SessionInfo } from '@contract';
 import { SignIn } from '../auth/SignIn';
-import { navigate } from '../lib/router';
+import { lazy, useLazy } from '../lib/lazy';
+import { navigate, useLocation } from '../lib/router';
 import { TeamPicker } from '../auth/TeamPicker';
 import { clearAllDrafts } from '../timeline/drafts';
 import { NoticeProvider } from '../ui/notices';
@@ -21,8 +22,12 @@ type Phase =
   | { kind: 'choosing-team'; session: SessionInfo }
   | { kind: 'ready'; session: SessionInfo };
 
+/** The invitation page is for newcomers: a chunk of its own, off everyone else's first load. */
+const loadJoinPage = lazy(() => import('../auth/JoinPage').then((module) => module.JoinPage));
+
 export function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
+  const { path } = useLocation();
 
   const enter = (session: SessionInfo, kind: 'ready' | 'choosing-team' = 'ready') => {
     setCsrfToken(session.csrfToken);
@@ -67,6 +72,19 @@ export function App() {
     [session],
   );
 
+  if (path === '/join' && phase.kind !== 'checking') {
+    return (
+      <Join
+        signedInAs={phase.kind === 'signed-out' ? null : phase.session}
+        onJoined={(info) => {
+          // Straight into the team just joined (its session is already on it), at My tasks.
+          navigate('/', { replace: true });
+          enter(info);
+        }}
+      />
+    );
+  }
+
   switch (phase.kind) {
     case 'checking':
       return <p class="loading-page">Loading…</p>;
@@ -95,4 +113,12 @@ export function App() {
         </SessionContext.Provider>
       );
   }
+}
+
+function Join(props: { signedInAs: SessionInfo | null; onJoined: (session: SessionInfo) => void }) {
+  const JoinPage = useLazy(loadJoinPage);
+  if (JoinPage === 'failed') {
+    return <p class="loading-page">The invitation page could not be loaded. Check your connection and reload.</p>;
+  }
+  return JoinPage ? <JoinPage {...props} /> : <p class="loading-page">Loading…</p>;
 }

@@ -1,6 +1,7 @@
 /**
  * What every view of a team needs: the caller's lists (the sidebar), the workflow statuses and
- * the team's members. Lists follow list events live; everything is fetched again on
+ * the team's members. Lists follow list events live, statuses status events (so every picker and
+ * filter shows a status added, renamed or deleted by anyone); everything is fetched again on
  * `sync.required`.
  */
 import { createContext, type ComponentChildren } from 'preact';
@@ -15,9 +16,14 @@ export interface TeamData {
   /** Non-archived lists the caller is a member of, oldest first; undefined while loading. */
   lists: TaskList[] | undefined;
   listsError: string | null;
+  /** In order; empty while loading (a team always has its default status). */
   statuses: TaskStatus[];
+  statusesError: string | null;
+  /** Empty while loading (the caller is always one). */
   members: Member[];
+  membersError: string | null;
   reloadLists: () => void;
+  reloadStatuses: () => void;
   reloadMembers: () => void;
 }
 
@@ -36,10 +42,8 @@ export function TeamDataProvider({ children }: { children: ComponentChildren }) 
 
   useLiveEvent((event) => {
     if (event.type.startsWith('taskList.') || event.type === 'sync.required') lists.reloadSoon();
-    if (event.type === 'sync.required') {
-      statuses.reloadSoon();
-      members.reloadSoon();
-    }
+    if (event.type.startsWith('taskStatus.') || event.type === 'sync.required') statuses.reloadSoon();
+    if (event.type === 'sync.required') members.reloadSoon();
   });
 
   const value = useMemo<TeamData>(
@@ -47,11 +51,14 @@ export function TeamDataProvider({ children }: { children: ComponentChildren }) 
       lists: lists.data,
       listsError: lists.error,
       statuses: statuses.data ?? [],
+      statusesError: statuses.error,
       members: members.data ?? [],
+      membersError: members.error,
       reloadLists: lists.reload,
+      reloadStatuses: statuses.reload,
       reloadMembers: members.reload,
     }),
-    [lists.data, lists.error, statuses.data, members.data],
+    [lists.data, lists.error, statuses.data, statuses.error, members.data, members.error],
   );
   return <TeamDataContext.Provider value={value}>{children}</TeamDataContext.Provider>;
 }

@@ -23,8 +23,14 @@ export function useLiveTask(taskId: number) {
     if (event.type === 'task.deleted' && event.taskId === taskId) return setDeleted(true);
     // A comment changes the timeline (which follows it by itself), not the task.
     if (event.type.startsWith('comment.')) return;
-    // List events too: a list renamed or archived changes what the task shows.
-    if (event.taskId === taskId || event.type === 'sync.required' || event.type.startsWith('taskList.'))
+    // List and status events too: a list renamed or archived, a status renamed or deleted (its
+    // tasks moved to another) change what the task shows.
+    if (
+      event.taskId === taskId ||
+      event.type === 'sync.required' ||
+      event.type.startsWith('taskList.') ||
+      event.type.startsWith('taskStatus.')
+    )
       loaded.reloadSoon();
   });
 

@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import { changePassword } from '../api/session';
+import { NewPasswordFields, newPasswordProblem } from '../auth/NewPasswordFields';
 import { ErrorNote } from '../ui/ErrorNote';
 import { useNotify } from '../ui/notices';
 
@@ -14,8 +15,8 @@ export function PasswordForm() {
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    if (next.length < 8) return setError('The new password must be at least 8 characters long.');
-    if (next !== repeat) return setError('The new passwords do not match.');
+    const problem = newPasswordProblem(next, repeat, 'The new password');
+    if (problem) return setError(problem);
     setError(null);
     try {
       await changePassword(current, next);
@@ -41,28 +42,7 @@ export function PasswordForm() {
           onInput={(e) => setCurrent(e.currentTarget.value)}
         />
       </label>
-      <label class="field">
-        <span>New password</span>
-        <input
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={200}
-          value={next}
-          onInput={(e) => setNext(e.currentTarget.value)}
-        />
-      </label>
-      <label class="field">
-        <span>Repeat the new password</span>
-        <input
-          type="password"
-          autoComplete="new-password"
-          required
-          value={repeat}
-          onInput={(e) => setRepeat(e.currentTarget.value)}
-        />
-      </label>
+      <NewPasswordFields password={next} repeat={repeat} onPassword={setNext} onRepeat={setRepeat} />
       <ErrorNote message={error} />
       <div class="form-actions">
         {/* Like "Save name": there is nothing to submit until every field is filled in. */}

@@ -1,13 +1,18 @@
-/** Settings: profile, password, API keys, webhooks and the team's members. */
-import type { FunctionComponent } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import { messageOf } from '../api/client';
+/**
+ * Settings: profile, password, API keys, webhooks, the team's members and its workflow statuses.
+ * The last three come in chunks of their own, fetched when Settings opens, so the first load
+ * stays small (the JS budget).
+ */
+import { lazy, useLazy, type Loader } from '../lib/lazy';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { ErrorNote } from '../ui/ErrorNote';
 import { ApiKeys } from './ApiKeys';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
-import { TeamMembers } from './TeamMembers';
+
+const loadWebhooks = lazy(() => import('./webhooks/WebhooksSection').then((module) => module.WebhooksSection));
+const loadMembers = lazy(() => import('./team/MembersSection').then((module) => module.MembersSection));
+const loadStatuses = lazy(() => import('./team/StatusesSection').then((module) => module.StatusesSection));
 
 export function SettingsPage() {
   useDocumentTitle('Settings');
@@ -16,32 +21,37 @@ export function SettingsPage() {
       <header class="page-header">
         <h1>Settings</h1>
       </header>
+      <nav class="settings-nav" aria-label="Settings sections">
+        <a href="#profile-heading">Profile</a>
+        <a href="#keys-heading">API keys</a>
+        <a href="#webhooks-heading">Webhooks</a>
+        <a href="#members-heading">Members</a>
+        <a href="#statuses-heading">Workflow statuses</a>
+      </nav>
       <div class="settings-grid">
         <ProfileForm />
         <PasswordForm />
       </div>
       <ApiKeys />
-      <LazyWebhooks />
-      <TeamMembers />
+      <LazySection loader={loadWebhooks} id="webhooks" title="Webhooks" />
+      <LazySection loader={loadMembers} id="members" title="Members" />
+      <LazySection loader={loadStatuses} id="statuses" title="Workflow statuses" />
     </section>
   );
 }
 
-/** Webhooks come in a chunk of their own, so the first load stays small (the JS budget). */
-function LazyWebhooks() {
-  const [Section, setSection] = useState<FunctionComponent | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    import('./webhooks/WebhooksSection').then(
-      (module) => setSection(() => module.WebhooksSection),
-      (failure: unknown) => setError(`Could not load the webhooks: ${messageOf(failure)}`),
-    );
-  }, []);
-  if (Section) return <Section />;
+/** A section whose chunk is on its way (or failed to come): its heading, and a line saying so. */
+function LazySection({ loader, id, title }: { loader: Loader<object>; id: string; title: string }) {
+  const Section = useLazy(loader);
+  if (Section && Section !== 'failed') return <Section />;
   return (
-    <section class="card" aria-labelledby="webhooks-heading">
-      <h2 id="webhooks-heading">Webhooks</h2>
-      {error ? <ErrorNote message={error} /> : <p class="muted">Loading…</p>}
+    <section class="card" id={id} aria-labelledby={`${id}-heading`} aria-busy={!Section}>
+      <h2 id={`${id}-heading`}>{title}</h2>
+      {Section === 'failed' ? (
+        <ErrorNote message={`Could not load the ${title.toLowerCase()}. Check your connection and reload the page.`} />
+      ) : (
+        <p class="muted">Loading…</p>
+      )}
     </section>
   );
 }

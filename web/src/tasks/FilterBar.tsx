@@ -23,6 +23,15 @@ export function FilterBar({ filters, onChange, showAssignee }: Props) {
   const formId = useId();
   const active = activeFilterCount(filters);
 
+  // A status deleted (by anyone, live) leaves the filter, which would otherwise match nothing
+  // while naming nothing.
+  const unknownStatus =
+    statuses.length > 0 && filters.taskStatusId.some((id) => !statuses.some((s) => String(s.id) === id));
+  useEffect(() => {
+    if (unknownStatus)
+      set({ taskStatusId: filters.taskStatusId.filter((id) => statuses.some((s) => String(s.id) === id)) });
+  }, [unknownStatus]);
+
   // Typing updates the address a moment after the last key, not on every key.
   const [text, setText] = useState(filters.query);
   const typing = useRef<ReturnType<typeof setTimeout>>(undefined);

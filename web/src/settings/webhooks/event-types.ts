@@ -14,6 +14,9 @@ const LABELS: Record<ChangeEventType, string> = {
   'comment.created': 'Comment added',
   'comment.updated': 'Comment edited',
   'comment.deleted': 'Comment deleted',
+  'taskStatus.created': 'Status created',
+  'taskStatus.updated': 'Status changed',
+  'taskStatus.deleted': 'Status deleted',
 };
 
 /** "Task created" ("Test" for a test delivery), or the type itself for one the app does not know. */

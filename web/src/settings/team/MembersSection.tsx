@@ -1,0 +1,128 @@
+/**
+ * Settings → Members (a chunk of its own, loaded when Settings opens): who is in the team, with
+ * their roles. Owners and admins change roles, remove people (after a confirmation), invite with
+ * a link and revoke pending invitations; everyone else sees the list. The page offers only what
+ * the server allows (member-rules.ts), and shows the server's refusal when someone else changed
+ * things meanwhile (use-my-role.ts: after a 403 the caller's own role is read again, and the
+ * controls go at once).
+ */
+import { useEffect } from 'preact/hooks';
+import type { Member } from '@contract';
+import type { Role } from '@contract/enums';
+import { messageOf } from '../../api/client';
+import { changeRole, removeMember } from '../../api/team';
+import { useSession } from '../../app/session-context';
+import { useTeamData } from '../../app/team-data';
+import { ConfirmButton } from '../../ui/ConfirmButton';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { useNotify } from '../../ui/notices';
+import { Invitations } from './Invitations';
+import { permissionsFor, roleName, roleWithArticle } from './member-rules';
+import { useMyRole } from './use-my-role';
+import { useWhenVisibleAgain } from './use-when-visible-again';
+
+export function MembersSection() {
+  const { session } = useSession();
+  const { members, membersError, reloadMembers } = useTeamData();
+  const { myRole, manager, afterRefusal } = useMyRole();
+  const notify = useNotify();
+  useEffect(reloadMembers, []);
+  // People join and roles change without an event on the stream: look again when the page is back.
+  useWhenVisibleAgain(reloadMembers);
+
+  /** Runs a change, says how it went, and reads the members again. */
+  const act = async (what: string, action: () => Promise<unknown>, done: string) => {
+    try {
+      await action();
+      notify(done);
+    } catch (failure) {
+      notify(`Could not ${what}: ${messageOf(failure)}`, 'error');
+      afterRefusal(failure);
+    }
+    reloadMembers();
+  };
+
+  const setRole = (member: Member, role: Role) =>
+    act(
+      `change the role of ${member.name}`,
+      () => changeRole(member.id, role),
+      `${member.name} is now ${roleWithArticle(role)}.`,
+    );
+  const remove = (member: Member) =>
+    act(`remove ${member.name}`, () => removeMember(member.id), `${member.name} was removed from the team.`);
+
+  return (
+    <section class="card" id="members" aria-labelledby="members-heading">
+      <h2 id="members-heading">Members of {session.team.name}</h2>
+      {!manager && members.length > 0 && (
+        <p class="muted">Only the team’s owners and admins can change roles and invite people.</p>
+      )}
+      <ErrorNote message={membersError} />
+      {members.length === 0 && !membersError && <p class="muted">Loading the members…</p>}
+      {members.length > 0 && (
+        <div class="table-scroll">
+          <table class="table">
+            <caption class="sr-only">Team members and their roles</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                {manager && (
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((member) => {
+                const allowed = permissionsFor({ id: session.user.id, role: myRole }, member, members);
+                return (
+                  <tr key={member.id}>
+                    <td>
+                      {member.name}
+                      {member.id === session.user.id && <span class="muted"> (you)</span>}
+                    </td>
+                    <td>{member.email}</td>
+                    <td>
+                      {allowed.roles.length > 0 ? (
+                        <select
+                          aria-label={`Role of ${member.name}`}
+                          value={member.role}
+                          onChange={(e) => void setRole(member, e.currentTarget.value as Role)}
+                        >
+                          {allowed.roles.map((role) => (
+                            <option key={role} value={role}>
+                              {roleName(role)}
+                            </option>
+                          ))}
+                        </select>
+                      ) : (
+                        <span class="role-badge">{member.role}</span>
+                      )}
+                      {allowed.fixedBecause && <span class="muted small role-note"> {allowed.fixedBecause}</span>}
+                    </td>
+                    {manager && (
+                      <td class="cell-actions">
+                        {allowed.canRemove && (
+                          <ConfirmButton
+                            label="Remove"
+                            confirmLabel="Remove from the team"
+                            ariaLabel={`Remove ${member.name}`}
+                            onConfirm={() => void remove(member)}
+                          />
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {manager && <Invitations myRole={myRole} onRefused={afterRefusal} />}
+    </section>
+  );
+}
