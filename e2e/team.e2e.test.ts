@@ -232,7 +232,7 @@ describeInBrowser('A team runs itself from the browser: invitations, members, wo
     await statusRow(ada, 'In review').getByLabel('“In review” counts as done').uncheck();
     await visible(notice(ada, 'Tasks in “In review” no longer count as done.'));
 
-    await statusRow(ada, 'In review').getByRole('button', { name: 'Make “In review” the default' }).click();
+    await statusRow(ada, 'In review').getByRole('button', { name: 'Make default: “In review”' }).click();
     await visible(statusRow(ada, 'In review').getByText('Default'));
     const { body: after } = await run.workspace.api(run.workspace.ada, 'GET', '/v1/task-statuses');
     const review = after.find((s: any) => s.name === 'In review');
@@ -241,7 +241,7 @@ describeInBrowser('A team runs itself from the browser: invitations, members, wo
     await statuses.scrollIntoViewIfNeeded();
     await screenshot(ada, '19-04-workflow-statuses');
     await expectAccessible(ada, 'Settings → Workflow statuses');
-    await statusRow(ada, 'To do').getByRole('button', { name: 'Make “To do” the default' }).click();
+    await statusRow(ada, 'To do').getByRole('button', { name: 'Make default: “To do”' }).click();
     await visible(statusRow(ada, 'To do').getByText('Default'));
   });
 

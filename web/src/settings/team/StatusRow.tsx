@@ -109,7 +109,7 @@ export function StatusRow({ status: saved, others, first, last, manager, moving,
           <button
             type="button"
             class="button-secondary"
-            aria-label={`Make ${name} the default`}
+            aria-label={`Make default: ${name}`}
             onClick={() =>
               void change({ isDefault: true }, `make ${name} the default`, `New tasks now start in ${name}.`)
             }
