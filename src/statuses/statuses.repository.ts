@@ -201,6 +201,19 @@ export async function setCompletionCopies(trx: Db, statusId: number, isCompleted
 }
 
 /**
+ * A new version for every task of the status: its name, colour and isCompleted are part of each
+ * task's answer, so once either changes an ETag read before must no longer match (updated_at stays: no
+ * one changed the task itself).
+ */
+export async function bumpTaskVersions(trx: Db, statusId: number): Promise<void> {
+  await trx
+    .updateTable('tasks')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('status_id', '=', statusId)
+    .execute();
+}
+
+/**
  * Moves every task of one status to another (after holdTasksOf): each task's version and
  * updated_at change as with any change to it, so an ETag read before no longer matches.
  * Returns how many tasks moved.

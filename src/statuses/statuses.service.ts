@@ -122,9 +122,15 @@ export function updateStatus(
       );
     }
     if (!changesAnything(status, changes)) return status;
-    if (changes.isCompleted !== undefined && changes.isCompleted !== status.isCompleted) {
+    const completionChanges = changes.isCompleted !== undefined && changes.isCompleted !== status.isCompleted;
+    if (completionChanges) {
       await statuses.holdTasksOf(trx, status.id);
-      await statuses.setCompletionCopies(trx, status.id, changes.isCompleted);
+      await statuses.setCompletionCopies(trx, status.id, changes.isCompleted!);
+    }
+    // Each task's answer shows its status's name, colour and isCompleted.
+    const shownChanges = (['name', 'color'] as const).some((f) => changes[f] !== undefined && changes[f] !== status[f]);
+    if (completionChanges || shownChanges) {
+      await statuses.bumpTaskVersions(trx, status.id);
     }
     if (changes.order !== undefined && changes.order !== status.order) {
       await statuses.makeRoomAt(trx, teamId, changes.order, status.id);

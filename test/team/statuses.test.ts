@@ -153,6 +153,30 @@ describe('PATCH /v1/task-statuses/{statusId}', () => {
     assert.deepEqual(await completedIn(), []);
   });
 
+  test("renaming a status, recolouring it or flipping its isCompleted changes its tasks' answers, so their ETags change too (If-Match from before: 412); a new order does not", async () => {
+    const team = await createTestTeam(server);
+    const doing = await named(team.owner, 'In progress');
+    const task = expectStatus(await team.owner.api.post('/v1/tasks', { title: 'Tagged', taskStatusId: doing.id }), 201);
+    const etagOf = async () => (await team.owner.api.get(`/v1/tasks/${task.id}`)).headers.get('etag');
+    const first = await etagOf();
+    expectStatus(await team.owner.api.patch(`/v1/task-statuses/${doing.id}`, { name: 'Doing' }), 200);
+    const renamed = await etagOf();
+    assert.notEqual(renamed, first, 'a renamed status is a new status.name in the task');
+    expectStatus(await team.owner.api.patch(`/v1/task-statuses/${doing.id}`, { isCompleted: true }), 200);
+    assert.notEqual(await etagOf(), renamed, 'a new isCompleted in the task');
+    expectError(
+      await team.owner.api.patch(`/v1/tasks/${task.id}`, { title: 'Stale' }, { 'if-match': renamed! }),
+      412,
+      /has changed since you read it/,
+    );
+    const recoloured = await etagOf();
+    expectStatus(await team.owner.api.patch(`/v1/task-statuses/${doing.id}`, { color: '#123456' }), 200);
+    assert.notEqual(await etagOf(), recoloured, 'a new status.color in the task');
+    const unchanged = await etagOf();
+    expectStatus(await team.owner.api.patch(`/v1/task-statuses/${doing.id}`, { order: 0 }), 200);
+    assert.equal(await etagOf(), unchanged, "a status's order is not part of the task's answer");
+  });
+
   test('a member gets 403; an unknown or another team’s status 404; bad fields 400', async () => {
     const team = await createTestTeam(server);
     const other = await createTestTeam(server);
