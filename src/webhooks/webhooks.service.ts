@@ -201,17 +201,19 @@ export async function sendTest(store: Store, caller: Caller, rawId: string): Pro
   const webhook = await ownWebhook(store, caller, rawId);
   requireEnabled(webhook);
   const now = new Date().toISOString();
-  const id = await store.transaction(async (trx) => {
+  // Read back before the commit: once committed, any process's worker may send it at once.
+  const queued = await store.transaction(async (trx) => {
     await deliveries.retryWaitingNow(trx, webhook.id, now);
-    return deliveries.insertTestDelivery(trx, {
+    const id = await deliveries.insertTestDelivery(trx, {
       webhookId: webhook.id,
       type: WEBHOOK_TEST_EVENT,
       data: JSON.stringify({ webhookId: webhook.id }),
       now,
     });
+    return (await deliveries.findDelivery(trx, webhook.id, id))!;
   });
   queuedDeliveries.publish({ teamId: caller.teamId });
-  return presentDelivery((await deliveries.findDelivery(store.db, webhook.id, id))!);
+  return presentDelivery(queued);
 }
 
 export async function listDeliveries(
@@ -240,9 +242,13 @@ export async function retryDelivery(
   const delivery = deliveryId === null ? undefined : await deliveries.findDelivery(store.db, webhook.id, deliveryId);
   if (!delivery) throw notFound(`Delivery ${rawDeliveryId} not found.`);
   requireEnabled(webhook);
-  if (!(await deliveries.requeueDelivery(store.db, delivery.id, new Date().toISOString()))) {
-    throw conflict(`Delivery ${delivery.id} is being sent right now; try again in a moment.`);
-  }
+  // As for a test: the answer is the delivery as queued, read before any worker can take it.
+  const requeued = await store.transaction(async (trx) => {
+    if (!(await deliveries.requeueDelivery(trx, delivery.id, new Date().toISOString()))) {
+      throw conflict(`Delivery ${delivery.id} is being sent right now; try again in a moment.`);
+    }
+    return (await deliveries.findDelivery(trx, webhook.id, delivery.id))!;
+  });
   queuedDeliveries.publish({ teamId: caller.teamId });
-  return presentDelivery((await deliveries.findDelivery(store.db, webhook.id, delivery.id))!);
+  return presentDelivery(requeued);
 }
