@@ -178,7 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await webhookWorker.close();
   });
   // Every POST under /v1 honours Idempotency-Key; such a request's `request.store` is its transaction.
-  registerIdempotency(app, store);
+  registerIdempotency(app);
   await app.register(async (authenticated) => {
     rateLimiter.addAuthenticationHook(authenticated, authenticate(store));
     for (const routes of [...v1Routes, sessionRoutes(rateLimiter.failedAuth)]) {

@@ -4,8 +4,12 @@ import type { Role } from './storage/schema.js';
 export interface Caller {
   readonly userId: string;
   readonly teamId: string;
-  /** The user's role in the team, or null when they have left it since the key was made. */
-  readonly role: Role | null;
+  /**
+   * The user's role in the team, or null when they have left it since the key was made. Read at
+   * authentication, and read again by a change inside its transaction (http/caller-check.ts),
+   * which is why a service checks it there.
+   */
+  role: Role | null;
   /**
    * What authenticated the request; event streams re-check it while they stay open. `webhook`:
    * no request, a webhook reading as its owner to build a delivery (webhooks/payload.ts).

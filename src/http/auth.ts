@@ -11,6 +11,7 @@ import { checkApiKey } from '../keys/key-auth.js';
 import { hashSecret } from '../secret-hash.js';
 import { findLiveSession } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
+import { checkCallerOnChange, formerMemberMessage, SESSION_ENDED_MESSAGE } from './caller-check.js';
 import { forbidden, unauthorized } from './errors.js';
 
 declare module 'fastify' {
@@ -102,17 +103,14 @@ export function authenticate(store: Store) {
         key
           ? keyRefusal!
           : sessionToken
-            ? 'Your session has ended. Sign in again.'
+            ? SESSION_ENDED_MESSAGE
             : 'Missing API key. Send your key in the x-api-key header.',
       );
     }
     if (caller.role === null && !request.routeOptions.config.allowFormerMember) {
-      throw unauthorized(
-        caller.credential.kind === 'key'
-          ? "This API key's user is no longer a member of its team."
-          : 'You are no longer a member of this team.',
-      );
+      throw unauthorized(formerMemberMessage(caller));
     }
     request.caller = caller;
+    checkCallerOnChange(request);
   };
 }

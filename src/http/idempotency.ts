@@ -18,7 +18,6 @@
  */
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
 import type { Caller } from '../caller.js';
-import type { Store } from '../storage/database.js';
 import type { App } from './app-types.js';
 import { sessionTokenOf } from './auth.js';
 import { AppError } from './errors.js';
@@ -78,11 +77,11 @@ export function takesIdempotencyKey(route: Pick<RouteOptions, 'method' | 'url'>)
  * Adds Idempotency-Key handling to every POST under /v1 registered after this call. A keyed
  * request's route finds the request's transaction as `request.store`.
  */
-export function registerIdempotency(app: App, store: Store): void {
+export function registerIdempotency(app: App): void {
   app.addHook('onRoute', (route) => {
     if (!takesIdempotencyKey(route)) return;
     addRouteHook(route, 'preValidation', 'last', claimKey);
-    route.handler = idempotentHandler(store, route.handler as RouteHandlerMethod);
+    route.handler = idempotentHandler(route.handler as RouteHandlerMethod);
   });
   app.addHook('onSend', finish);
   // Never reached in practice (onSend always ends the transaction); a safety net against leaks.
@@ -139,17 +138,18 @@ async function claimKey(request: FastifyRequest, reply: FastifyReply): Promise<F
   return undefined;
 }
 
-function idempotentHandler(store: Store, handler: RouteHandlerMethod): RouteHandlerMethod {
+function idempotentHandler(handler: RouteHandlerMethod): RouteHandlerMethod {
   return async function handleIdempotently(this: unknown, request, reply) {
     const claim = claims.get(request);
     if (!claim) return handler.call(this as never, request, reply);
 
-    const transaction = await openRequestTransaction(store);
+    // The request's store: for a change, it confirms the caller as the transaction begins.
+    const transaction = await openRequestTransaction(request.store);
     let reservation: Reservation;
     try {
       const now = new Date();
       const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
-      reservation = await reserve(transaction.trx, store.dialect, claim.scope, claim.fingerprint, now, expiredBefore);
+      reservation = await reserve(transaction.trx, request.store.dialect, claim.scope, claim.fingerprint, now, expiredBefore);
     } catch (error) {
       await transaction.rollback();
       throw error;
@@ -164,7 +164,7 @@ function idempotentHandler(store: Store, handler: RouteHandlerMethod): RouteHand
     running.set(request, entry);
     // Not awaited here: a handler that returns `reply` settles only once the response is out,
     // which is after onSend (finish) has ended the transaction.
-    request.store = storeInTransaction(store, transaction);
+    request.store = storeInTransaction(request.store, transaction);
     return handler.call(this as never, request, reply);
   };
 }

@@ -29,10 +29,10 @@ import { conflict, forbidden, gone, invalidInput, notFound } from '../http/error
 import type { PasswordAttempt } from '../http/rate-limit.js';
 import { isUuid } from '../ids.js';
 import { checkCredentials, openSession, type ReservePasswordAttempt } from '../sessions/sessions.service.js';
-import type { Store } from '../storage/database.js';
+import { withPrologue, type Store } from '../storage/database.js';
 import { isUniqueViolation } from '../storage/errors.js';
 import type { Db } from '../storage/schema.js';
-import { requireManager } from '../team/members.service.js';
+import { asManager, requireManager } from '../team/members.service.js';
 import { hashPassword } from '../team/passwords.js';
 import { findMembership, insertMember, oldestOwner } from '../team/teams.repository.js';
 import { findUserByEmail, insertUser, teamsOfUser, type UserRecord } from '../team/users.repository.js';
@@ -75,23 +75,25 @@ export interface NewInvitation {
 /** Makes the invitation; `base` is where the link points (PUBLIC_URL, or the request's origin). */
 export async function issueInvitation(store: Store, input: NewInvitation, base: string): Promise<CreatedInvitation> {
   const email = input.email == null ? null : emailOf(input.email);
-  if (email) {
-    const user = await findUserByEmail(store.db, email);
-    if (user && (await findMembership(store.db, input.teamId, user.id))) {
-      throw conflict(`${email} is already a member of this team.`);
-    }
-  }
   const days = input.expiresInDays ?? DEFAULT_INVITATION_DAYS;
   const expiresAt = new Date(Date.now() + days * DAY_MS).toISOString();
-  const { id, token } = await invitations.insertInvitation(store.db, {
-    teamId: input.teamId,
-    role: input.role,
-    email,
-    invitedBy: input.invitedBy,
-    expiresAt,
+  return store.transaction(async (trx) => {
+    if (email) {
+      const user = await findUserByEmail(trx, email);
+      if (user && (await findMembership(trx, input.teamId, user.id))) {
+        throw conflict(`${email} is already a member of this team.`);
+      }
+    }
+    const { id, token } = await invitations.insertInvitation(trx, {
+      teamId: input.teamId,
+      role: input.role,
+      email,
+      invitedBy: input.invitedBy,
+      expiresAt,
+    });
+    const record = (await invitations.findInvitation(trx, id))!;
+    return { ...present(record), link: invitationLink(base, token) };
   });
-  const record = (await invitations.findInvitation(store.db, id))!;
-  return { ...present(record), link: invitationLink(base, token) };
 }
 
 /** The operator's invitation (`admin invitation create`): from `invitedBy`, a member, or else the team's longest-standing owner. */
@@ -115,9 +117,14 @@ export async function createInvitation(
   body: CreateInvitationBody,
   base: string,
 ): Promise<CreatedInvitation> {
-  requireManager(caller, 'invitations');
-  if (body.role === 'owner' && caller.role !== 'owner') throw forbidden('Only an owner can invite an owner.');
-  return issueInvitation(store, { ...body, teamId: caller.teamId, invitedBy: caller.userId }, base);
+  // Checked on the role as read when the request arrived, then again as read in the change's
+  // transaction (http/caller-check.ts): a demotion in between is refused the same way.
+  const mayInvite = () => {
+    requireManager(caller, 'invitations');
+    if (body.role === 'owner' && caller.role !== 'owner') throw forbidden('Only an owner can invite an owner.');
+  };
+  mayInvite();
+  return issueInvitation(withPrologue(store, mayInvite), { ...body, teamId: caller.teamId, invitedBy: caller.userId }, base);
 }
 
 /** The team's pending invitations (not used, revoked nor expired), newest first. */
@@ -132,26 +139,29 @@ export function invitationsOf(store: Store, caller: Caller): Promise<Invitation[
 }
 
 /** An invitation by id (within the team, unless the operator asks), or 404. */
-export async function findInvitation(store: Store, id: string, teamId?: string): Promise<InvitationRecord> {
-  const record = isUuid(id) ? await invitations.findInvitation(store.db, id, teamId) : undefined;
+export async function findInvitation(db: Db, id: string, teamId?: string): Promise<InvitationRecord> {
+  const record = isUuid(id) ? await invitations.findInvitation(db, id, teamId) : undefined;
   if (!record) throw notFound(`Invitation ${id} not found.`);
   return record;
 }
 
 /** Revokes it (again: nothing more happens); a used invitation cannot be, its member can be removed. */
-export async function revokeInvitation(store: Store, record: InvitationRecord): Promise<void> {
-  if (record.usedAt) throw conflict(`Invitation ${record.id} has already been used; remove the member instead.`);
-  const revoked = await invitations.revokeInvitation(store.db, record.teamId, record.id, new Date().toISOString());
-  // Used at this very moment (the only other way the UPDATE finds nothing to do).
-  if (!revoked && !record.revokedAt && (await findInvitation(store, record.id)).usedAt) {
-    throw conflict(`Invitation ${record.id} has already been used; remove the member instead.`);
-  }
+export async function revokeInvitation(store: Store, id: string, teamId?: string): Promise<void> {
+  await store.transaction(async (trx) => {
+    const record = await findInvitation(trx, id, teamId);
+    if (record.usedAt) throw conflict(`Invitation ${record.id} has already been used; remove the member instead.`);
+    const revoked = await invitations.revokeInvitation(trx, record.teamId, record.id, new Date().toISOString());
+    // Used at this very moment (the only other way the UPDATE finds nothing to do).
+    if (!revoked && !record.revokedAt && (await findInvitation(trx, record.id)).usedAt) {
+      throw conflict(`Invitation ${record.id} has already been used; remove the member instead.`);
+    }
+  });
 }
 
 /** DELETE /v1/invitations/{id}. */
 export async function revokeInvitationAs(store: Store, caller: Caller, id: string): Promise<void> {
   requireManager(caller, 'invitations');
-  await revokeInvitation(store, await findInvitation(store, id, caller.teamId));
+  await revokeInvitation(asManager(store, caller, 'invitations'), id, caller.teamId);
 }
 
 // ---------------------------------------------------------------------------------------------

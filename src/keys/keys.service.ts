@@ -8,7 +8,7 @@ import type { ApiKey, CreatedKey, CreateKeyBody } from '../contract/keys.js';
 import { conflict, invalidInput, notFound } from '../http/errors.js';
 import { isUuid } from '../ids.js';
 import { requireSession } from '../sessions/sessions.service.js';
-import type { Store } from '../storage/database.js';
+import { afterCommit, type Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
 import { findMembership } from '../team/teams.repository.js';
 import { ExpiryError, resolveExpiry, type ExpiryNames, type ExpiryRequest } from './key-expiry.js';
@@ -46,16 +46,20 @@ export async function createOwnKey(store: Store, caller: Caller, body: CreateKey
   requireSession(caller, WHAT);
   const { name, ...expiry } = body;
   const expiresAt = expiryOf(expiry, BODY_NAMES);
-  const { record, key } = await issueKey(store.db, { teamId: caller.teamId, userId: caller.userId, name, expiresAt });
+  const { record, key } = await store.transaction((trx) =>
+    issueKey(trx, { teamId: caller.teamId, userId: caller.userId, name, expiresAt }),
+  );
   return presentCreatedKey(record, key);
 }
 
 /** Revokes one of the caller's own keys; any other key id is a 404, as if it did not exist. */
 export async function revokeOwnKey(store: Store, caller: Caller, keyId: string): Promise<void> {
   requireSession(caller, WHAT);
-  const mine = isUuid(keyId) && (await keys.keysOf(store.db, caller.teamId, caller.userId)).some((k) => k.id === keyId);
-  if (!mine || !(await keys.revokeKey(store.db, keyId))) throw notFound(`API key ${keyId} not found.`);
-  endedAccess.publish({ teamId: caller.teamId });
+  await store.transaction(async (trx) => {
+    const mine = isUuid(keyId) && (await keys.keysOf(trx, caller.teamId, caller.userId)).some((k) => k.id === keyId);
+    if (!mine || !(await keys.revokeKey(trx, keyId))) throw notFound(`API key ${keyId} not found.`);
+    afterCommit(trx, () => endedAccess.publish({ teamId: caller.teamId }));
+  });
 }
 
 /** The operator's key for a member of the team; `names` are the options the expiry came from, for messages. */

@@ -117,18 +117,21 @@ export async function sessionInfo(store: Store, caller: Caller, csrfToken: strin
 
 /** Moves the session to another of the user's teams. */
 export async function switchTeam(store: Store, caller: Caller, teamId: string): Promise<SessionInfo> {
-  const role = await findMembership(store.db, teamId, caller.userId);
-  if (!role) throw forbidden('You are not a member of that team.');
-  await setSessionTeam(store.db, caller.credential.id, teamId);
+  const role = await store.transaction(async (trx) => {
+    const role = await findMembership(trx, teamId, caller.userId);
+    if (!role) throw forbidden('You are not a member of that team.');
+    await setSessionTeam(trx, caller.credential.id, teamId);
+    return role;
+  });
   return sessionInfo(store, { ...caller, teamId, role }, caller.credential.csrfToken!);
 }
 
 export async function signOut(store: Store, caller: Caller): Promise<void> {
-  await deleteSession(store.db, caller.credential.id);
+  await store.transaction((trx) => deleteSession(trx, caller.credential.id));
 }
 
 export async function updateProfile(store: Store, caller: Caller, name: string): Promise<void> {
-  await renameUser(store.db, caller.userId, name);
+  await store.transaction((trx) => renameUser(trx, caller.userId, name));
 }
 
 /** Changes the password after checking the current one, and signs out every other session. */

@@ -22,7 +22,7 @@ import { toId } from '../ids.js';
 import type { Db } from '../storage/schema.js';
 import type { Store } from '../storage/database.js';
 import { readersOfTasks } from '../tasks/access.js';
-import { requireManager } from '../team/members.service.js';
+import { asManager, requireManager } from '../team/members.service.js';
 import { memberIdsOf } from '../team/teams.repository.js';
 import * as statuses from './statuses.repository.js';
 import type { NewStatus, StatusChanges, TaskStatus } from './statuses.repository.js';
@@ -221,7 +221,7 @@ function pathStatusId(raw: string): number {
 /** POST /v1/task-statuses. */
 export function createStatusAs(store: Store, caller: Caller, body: CreateStatusBody): Promise<TaskStatus> {
   requireManager(caller, WHAT);
-  return createStatus(store, caller.teamId, {
+  return createStatus(asManager(store, caller, WHAT), caller.teamId, {
     name: body.name,
     color: body.color ?? null,
     isDefault: body.isDefault ?? false,
@@ -238,7 +238,7 @@ export function updateStatusAs(
   body: UpdateStatusBody,
 ): Promise<TaskStatus> {
   requireManager(caller, WHAT);
-  return updateStatus(store, caller.teamId, pathStatusId(rawId), body);
+  return updateStatus(asManager(store, caller, WHAT), caller.teamId, pathStatusId(rawId), body);
 }
 
 /** DELETE /v1/task-statuses/{statusId}?moveTo=. */
@@ -253,6 +253,6 @@ export async function deleteStatusAs(
   const statusId = pathStatusId(rawId);
   if (moveTo === null)
     throw invalidInput(`Task status ${rawMoveTo}, to move the tasks to, is not a status of this team.`);
-  const result = await deleteStatus(store, caller.teamId, statusId, moveTo, caller.userId);
+  const result = await deleteStatus(asManager(store, caller, WHAT), caller.teamId, statusId, moveTo, caller.userId);
   return { id: result.deleted.id, deleted: true, movedTo: result.movedTo.id, movedTasks: result.movedTasks };
 }

@@ -55,6 +55,26 @@ export function withinTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Pro
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
+/**
+ * `store`, except that each of its transactions first runs `prologue` in it (a re-check that must
+ * see the same snapshot and hold the same locks as the change: http/caller-check.ts). Its reads
+ * outside a transaction are the store's own.
+ */
+export function withPrologue(store: Store, prologue: (trx: Db) => Promise<void> | void): Store {
+  return {
+    get db() {
+      return store.db;
+    },
+    dialect: store.dialect,
+    transaction: (work) =>
+      store.transaction(async (trx) => {
+        await prologue(trx);
+        return work(trx);
+      }),
+    close: (options) => store.close(options),
+  };
+}
+
 async function runTransaction<T>(
   begin: { execute<R>(work: (trx: Db) => Promise<R>): Promise<R> },
   work: (trx: Db) => Promise<T>,

@@ -21,7 +21,7 @@ import type { Role } from '../contract/enums.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
 import { isUuid } from '../ids.js';
 import { revokeInvitationsBy } from '../invitations/invitations.repository.js';
-import { afterCommit, type Store } from '../storage/database.js';
+import { afterCommit, withPrologue, type Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
 import { disableWebhooksOfLeaver } from '../webhooks/webhooks.repository.js';
 import * as teams from './teams.repository.js';
@@ -33,6 +33,14 @@ export const managesTeam = (role: Role | null | undefined): boolean => role === 
 export function requireManager(caller: { role: Role | null | undefined }, what: string): void {
   if (!managesTeam(caller.role)) throw forbidden(`Only the team's owners and admins can manage ${what}.`);
 }
+
+/**
+ * `store` whose every transaction refuses (403) unless the caller manages the team, with the role
+ * as read in that transaction (http/caller-check.ts reads it again first): the check for a
+ * change an owner or admin makes through a function the operator's CLI shares.
+ */
+export const asManager = (store: Store, caller: Caller, what: string): Store =>
+  withPrologue(store, () => requireManager(caller, what));
 
 /** Who makes a change: a member calling the API, or the operator (`tasklane admin`), who may do anything. */
 type Actor = { caller: Caller } | { operator: true };
@@ -46,17 +54,21 @@ interface Target {
 }
 
 /**
- * The member to change, read after the owners are locked; a caller's own role is read again
- * then too (it may have changed since the request was authenticated), and must still allow it.
+ * The member to change, read after the owners are locked. A caller's role is the one read again in
+ * this transaction, after the owners' lock (the route's `locksOwners`, http/caller-check.ts), and
+ * must still allow it.
  */
 async function lockTarget(trx: Db, teamId: string, userId: string, actor: Actor, missing: string): Promise<Target> {
   const owners = await teams.lockOwners(trx, teamId);
   let actorRole: Role | undefined;
   if ('caller' in actor) {
-    actorRole = await teams.findMembership(trx, teamId, actor.caller.userId);
-    requireManager({ role: actorRole }, 'members');
+    requireManager(actor.caller, 'members');
+    actorRole = actor.caller.role!;
   }
-  const member = isUuid(userId) ? await teams.findMember(trx, teamId, userId) : undefined;
+  if (!isUuid(userId)) throw notFound(missing);
+  // Waits for the member's own changes in flight: each holds its membership (http/caller-check.ts).
+  await teams.lockMember(trx, teamId, userId);
+  const member = await teams.findMember(trx, teamId, userId);
   if (!member) throw notFound(missing);
   return { member, owners, actorRole };
 }

@@ -59,6 +59,60 @@ export async function findMembership(db: Db, teamId: string, userId: string): Pr
   return row?.role;
 }
 
+/** What a change must know of its caller, read in its own transaction (http/caller-check.ts). */
+export interface CallerStanding {
+  /** The caller's role now; undefined when they are no longer a member. */
+  role: Role | undefined;
+  /** Whether the credential the request came with (key or session) still works for this team. */
+  credentialLive: boolean;
+}
+
+/**
+ * The caller's membership and credential as they are now, in one statement. The membership is
+ * kept (FOR KEY SHARE on PostgreSQL) until the transaction ends: a removal, or a role change
+ * (which locks its target `delete`: `lockMember`), then waits for this change to commit, and a
+ * change that starts after one reads what it committed.
+ */
+export async function readCallerStanding(
+  trx: Db,
+  caller: { teamId: string; userId: string; credential: { kind: string; id: string } },
+  now: string,
+): Promise<CallerStanding> {
+  const { kind, id } = caller.credential;
+  const live =
+    kind === 'key'
+      ? trx
+          .selectFrom('api_keys as k')
+          .select('k.id')
+          .where('k.id', '=', id)
+          .where('k.revoked_at', 'is', null)
+          .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]))
+      : trx
+          .selectFrom('sessions as s')
+          .select('s.id')
+          .where('s.id', '=', id)
+          // A session follows one team at a time (switching moves it): still this one?
+          .where('s.team_id', '=', caller.teamId)
+          .where('s.expires_at', '>', now);
+  const query = trx
+    .selectFrom('team_members as m')
+    .select((eb) => ['m.role', eb.exists(live).as('live')])
+    .where('m.team_id', '=', caller.teamId)
+    .where('m.user_id', '=', caller.userId);
+  const row = await keeping(trx, query).executeTakeFirst();
+  return { role: row?.role, credentialLive: Boolean(row?.live) };
+}
+
+/**
+ * Locks one membership `delete` (FOR UPDATE) before a role change or removal: it conflicts with
+ * the `keep` lock every change of that member's holds on it (`readCallerStanding`), so the
+ * change and the demotion run one after the other.
+ */
+export async function lockMember(trx: Db, teamId: string, userId: string): Promise<void> {
+  const row = trx.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).where('user_id', '=', userId);
+  await lockRows(trx, row, 'delete');
+}
+
 export async function listMembers(db: Db, teamId: string): Promise<MemberRecord[]> {
   const members = await db
     .selectFrom('team_members as m')

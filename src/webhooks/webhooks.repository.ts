@@ -200,17 +200,22 @@ export async function disableWebhooksOfLeaver(db: Db, teamId: string, ownerId: s
 const DELETE_BATCH = 1000;
 
 /**
- * Deletes the webhook with its deliveries and their log. The deliveries go first, a batch per
- * statement, and the webhook row last, nearly alone: deleting it locks it, and a change's outbox
- * statement, which holds the team row's lock, waits for that lock to insert a delivery for it (a
- * foreign key check). So the team's writes wait only for a short delete, whatever the log's size.
+ * A webhook's deliveries and their log, a batch per statement: the first half of deleting it.
+ * The webhook row goes last, nearly alone (`deleteWebhook`): deleting it locks it, and a change's
+ * outbox statement, which holds the team row's lock, waits for that lock to insert a delivery for
+ * it (a foreign key check). So the team's writes wait only for a short delete, whatever the log's size.
  */
-export async function deleteWebhook(db: Db, id: string): Promise<void> {
+export async function deleteDeliveriesOf(db: Db, webhookId: string): Promise<void> {
   for (;;) {
-    const batch = db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', id).limit(DELETE_BATCH);
+    const batch = db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', webhookId).limit(DELETE_BATCH);
     const deleted = await db.deleteFrom('webhook_deliveries').where('id', 'in', batch).executeTakeFirst();
     if (Number(deleted.numDeletedRows) < DELETE_BATCH) break;
   }
+}
+
+/** Deletes the webhook, with what is left of its log (after `deleteDeliveriesOf`: a few rows at most). */
+export async function deleteWebhook(db: Db, id: string): Promise<void> {
+  await deleteDeliveriesOf(db, id);
   await db.deleteFrom('webhooks').where('id', '=', id).execute();
 }
 

@@ -19,6 +19,7 @@ import { conflict, forbidden, invalidInput, notFound } from '../http/errors.js';
 import { isUuid, toId } from '../ids.js';
 import { afterCommit, type Store } from '../storage/database.js';
 import { lockRows } from '../storage/dialect.js';
+import type { Db } from '../storage/schema.js';
 import { findUser } from '../team/users.repository.js';
 import * as deliveries from './deliveries.repository.js';
 import { DestinationError, parseWebhookUrl, resolveDestination } from './destination.js';
@@ -40,8 +41,8 @@ const OWNER_ONLY = "Only the webhook's owner can do this; the team's owners and 
 const managesTeam = (caller: Caller) => caller.role === 'owner' || caller.role === 'admin';
 
 /** The webhook, if the caller may see it: its owner, or an owner or admin of its team; else 404. */
-async function visibleWebhook(store: Store, caller: Caller, rawId: string): Promise<WebhookRecord> {
-  const webhook = isUuid(rawId) ? await webhooks.findWebhook(store.db, caller.teamId, rawId) : undefined;
+async function visibleWebhook(db: Db, caller: Caller, rawId: string): Promise<WebhookRecord> {
+  const webhook = isUuid(rawId) ? await webhooks.findWebhook(db, caller.teamId, rawId) : undefined;
   if (!webhook || (webhook.owner.id !== caller.userId && !managesTeam(caller))) {
     throw notFound(`Webhook ${rawId} not found.`);
   }
@@ -49,8 +50,8 @@ async function visibleWebhook(store: Store, caller: Caller, rawId: string): Prom
 }
 
 /** The caller's own webhook (another's they may see is a 403). */
-async function ownWebhook(store: Store, caller: Caller, rawId: string): Promise<WebhookRecord> {
-  const webhook = await visibleWebhook(store, caller, rawId);
+async function ownWebhook(db: Db, caller: Caller, rawId: string): Promise<WebhookRecord> {
+  const webhook = await visibleWebhook(db, caller, rawId);
   if (webhook.owner.id !== caller.userId) throw forbidden(OWNER_ONLY);
   return webhook;
 }
@@ -87,7 +88,7 @@ export async function listWebhooks(store: Store, caller: Caller): Promise<Webhoo
 }
 
 export async function getWebhook(store: Store, caller: Caller, rawId: string): Promise<Webhook> {
-  return presentWebhook(await visibleWebhook(store, caller, rawId));
+  return presentWebhook(await visibleWebhook(store.db, caller, rawId));
 }
 
 export async function createWebhook(
@@ -131,37 +132,48 @@ export async function updateWebhook(
   rawId: string,
   body: UpdateWebhookBody,
 ): Promise<Webhook> {
-  const webhook = await visibleWebhook(store, caller, rawId);
   const given = Object.keys(body).filter((name) => body[name as keyof UpdateWebhookBody] !== undefined);
   const onlyDisables = given.length === 1 && body.enabled === false;
-  if (webhook.owner.id !== caller.userId && !onlyDisables) throw forbidden(OWNER_ONLY);
-  if (given.length === 0) return presentWebhook(webhook);
-
-  const changes: webhooks.WebhookChanges = {
-    description: body.description,
-    eventTypes: body.eventTypes,
-    url: body.url === undefined ? undefined : await checkedUrl(body.url, config),
+  /** Who may make this change, decided on the webhook and the caller's role as read in `db`. */
+  const allowed = async (db: Db) => {
+    const webhook = await visibleWebhook(db, caller, rawId);
+    if (webhook.owner.id !== caller.userId && !onlyDisables) throw forbidden(OWNER_ONLY);
+    return webhook;
   };
-  if (body.enabled === false && webhook.enabled) {
-    const who = await findUser(store.db, caller.userId);
-    changes.enabled = false;
-    changes.disabledReason = `Disabled by ${who?.name ?? 'a team member'}.`;
-  }
-  if (body.enabled === true && !webhook.enabled) changes.enabled = true;
-  const now = new Date().toISOString();
-  await store.transaction(async (trx) => {
+  if (given.length === 0) return presentWebhook(await allowed(store.db));
+  // Refused callers are told so before the URL is resolved; the resolving (up to seconds) is done
+  // outside the transaction, which then decides again on what it reads.
+  await allowed(store.db);
+  const url = body.url === undefined ? undefined : await checkedUrl(body.url, config);
+  const id = await store.transaction(async (trx) => {
+    const webhook = await allowed(trx);
+    const changes: webhooks.WebhookChanges = { description: body.description, eventTypes: body.eventTypes, url };
+    if (body.enabled === false && webhook.enabled) {
+      const who = await findUser(trx, caller.userId);
+      changes.enabled = false;
+      changes.disabledReason = `Disabled by ${who?.name ?? 'a team member'}.`;
+    }
+    if (body.enabled === true && !webhook.enabled) changes.enabled = true;
+    const now = new Date().toISOString();
     await webhooks.updateWebhook(trx, webhook.id, changes, now);
     if (changes.enabled === true) {
       await deliveries.retryWaitingNow(trx, webhook.id, now);
       afterCommit(trx, () => queuedDeliveries.publish({ teamId: caller.teamId }));
     }
+    return webhook.id;
   });
-  return presentWebhook(await reload(store, caller, webhook.id));
+  return presentWebhook(await reload(store, caller, id));
 }
 
 export async function deleteWebhook(store: Store, caller: Caller, rawId: string): Promise<void> {
-  const webhook = await ownWebhook(store, caller, rawId);
-  await webhooks.deleteWebhook(store.db, webhook.id);
+  const webhook = await ownWebhook(store.db, caller, rawId);
+  // Its log goes first, in batches outside any transaction (webhooks.repository.ts); the webhook
+  // itself goes in a transaction that decides again, on the caller as they are then.
+  await webhooks.deleteDeliveriesOf(store.db, webhook.id);
+  await store.transaction(async (trx) => {
+    await ownWebhook(trx, caller, rawId);
+    await webhooks.deleteWebhook(trx, webhook.id);
+  });
 }
 
 /** A new secret, shown once; the old one keeps signing beside it for 24 hours. */
@@ -172,21 +184,24 @@ export async function rotateSecret(
   rawId: string,
 ): Promise<WebhookWithSecret> {
   const key = secretKeyOf(config);
-  const webhook = await ownWebhook(store, caller, rawId);
-  const sealed = await webhooks.sealedSecretsOf(store.db, webhook.id);
   const secret = newSecret();
   const now = Date.now();
-  await webhooks.rotateSecret(
-    store.db,
-    webhook.id,
-    {
-      current: seal(key, secret.bytes, webhook.id),
-      previous: sealed!.current,
-      previousExpiresAt: new Date(now + PREVIOUS_SECRET_MS).toISOString(),
-    },
-    new Date(now).toISOString(),
-  );
-  return presentWithSecret(await reload(store, caller, webhook.id), secret.shown);
+  const id = await store.transaction(async (trx) => {
+    const webhook = await ownWebhook(trx, caller, rawId);
+    const sealed = await webhooks.sealedSecretsOf(trx, webhook.id);
+    await webhooks.rotateSecret(
+      trx,
+      webhook.id,
+      {
+        current: seal(key, secret.bytes, webhook.id),
+        previous: sealed!.current,
+        previousExpiresAt: new Date(now + PREVIOUS_SECRET_MS).toISOString(),
+      },
+      new Date(now).toISOString(),
+    );
+    return webhook.id;
+  });
+  return presentWithSecret(await reload(store, caller, id), secret.shown);
 }
 
 function requireEnabled(webhook: WebhookRecord): void {
@@ -198,11 +213,11 @@ function requireEnabled(webhook: WebhookRecord): void {
  * endpoint to work now, so retries waiting out their backoff are made due at once as well.
  */
 export async function sendTest(store: Store, caller: Caller, rawId: string): Promise<WebhookDelivery> {
-  const webhook = await ownWebhook(store, caller, rawId);
-  requireEnabled(webhook);
   const now = new Date().toISOString();
   // Read back before the commit: once committed, any process's worker may send it at once.
   const queued = await store.transaction(async (trx) => {
+    const webhook = await ownWebhook(trx, caller, rawId);
+    requireEnabled(webhook);
     await deliveries.retryWaitingNow(trx, webhook.id, now);
     const id = await deliveries.insertTestDelivery(trx, {
       webhookId: webhook.id,
@@ -222,7 +237,7 @@ export async function listDeliveries(
   rawId: string,
   page: { limit?: number; before?: number },
 ): Promise<WebhookDelivery[]> {
-  const webhook = await ownWebhook(store, caller, rawId);
+  const webhook = await ownWebhook(store.db, caller, rawId);
   const found = await deliveries.listDeliveries(store.db, webhook.id, {
     limit: page.limit ?? DEFAULT_PAGE,
     before: page.before,
@@ -237,13 +252,13 @@ export async function retryDelivery(
   rawId: string,
   rawDeliveryId: string,
 ): Promise<WebhookDelivery> {
-  const webhook = await ownWebhook(store, caller, rawId);
   const deliveryId = toId(rawDeliveryId);
-  const delivery = deliveryId === null ? undefined : await deliveries.findDelivery(store.db, webhook.id, deliveryId);
-  if (!delivery) throw notFound(`Delivery ${rawDeliveryId} not found.`);
-  requireEnabled(webhook);
   // As for a test: the answer is the delivery as queued, read before any worker can take it.
   const requeued = await store.transaction(async (trx) => {
+    const webhook = await ownWebhook(trx, caller, rawId);
+    const delivery = deliveryId === null ? undefined : await deliveries.findDelivery(trx, webhook.id, deliveryId);
+    if (!delivery) throw notFound(`Delivery ${rawDeliveryId} not found.`);
+    requireEnabled(webhook);
     if (!(await deliveries.requeueDelivery(trx, delivery.id, new Date().toISOString()))) {
       throw conflict(`Delivery ${delivery.id} is being sent right now; try again in a moment.`);
     }

@@ -59,7 +59,7 @@ export const invitationCommands: CommandGroup = {
       options: { id: { type: 'string' } },
       required: ['id'],
       async run(store, o) {
-        await invitations.revokeInvitation(store, await invitations.findInvitation(store, uuidOption(o, 'id')));
+        await invitations.revokeInvitation(store, uuidOption(o, 'id'));
         return { revoked: true };
       },
     },
