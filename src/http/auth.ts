@@ -4,6 +4,7 @@
  * refused on the very next request.
  */
 import { timingSafeEqual } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
 import { parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../caller.js';
@@ -11,7 +12,7 @@ import { checkApiKey } from '../keys/key-auth.js';
 import { hashSecret } from '../secret-hash.js';
 import { findLiveSession } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
-import { checkCallerOnChange, formerMemberMessage, SESSION_ENDED_MESSAGE } from './caller-check.js';
+import { CHANGING_METHODS, checkCallerOnChange, formerMemberMessage, SESSION_ENDED_MESSAGE } from './caller-check.js';
 import { forbidden, unauthorized } from './errors.js';
 
 declare module 'fastify' {
@@ -46,7 +47,12 @@ export function sessionTokenOf(request: FastifyRequest): string | undefined {
   return header ? parseCookie(header)[sessionCookieName(request)] || undefined : undefined;
 }
 
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * Published with `{ request }` once a request is authenticated, before its body is read: for
+ * tracing, and for tests that act between the headers and the body (the caller's re-check,
+ * caller-check.ts). Free while nobody subscribes.
+ */
+export const authenticatedChannel = diagnostics.channel('tasklane:request-authenticated');
 
 function sameToken(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -82,7 +88,7 @@ export function authenticate(store: Store) {
     } else if (sessionToken) {
       const session = await findLiveSession(store.db, hashSecret(sessionToken));
       if (session) {
-        if (UNSAFE_METHODS.has(request.method)) {
+        if (CHANGING_METHODS.has(request.method)) {
           const sent = request.headers['x-csrf-token'];
           if (typeof sent !== 'string' || !sameToken(sent, session.csrfToken)) {
             throw forbidden('Missing or invalid CSRF token: send the x-csrf-token header from GET /auth/session.');
@@ -112,5 +118,6 @@ export function authenticate(store: Store) {
     }
     request.caller = caller;
     checkCallerOnChange(request);
+    if (authenticatedChannel.hasSubscribers) authenticatedChannel.publish({ request });
   };
 }

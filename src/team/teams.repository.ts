@@ -59,6 +59,8 @@ export async function findMembership(db: Db, teamId: string, userId: string): Pr
   return row?.role;
 }
 
+type CallerRef = { teamId: string; userId: string; credential: { kind: string; id: string } };
+
 /** What a change must know of its caller, read in its own transaction (http/caller-check.ts). */
 export interface CallerStanding {
   /** The caller's role now; undefined when they are no longer a member. */
@@ -67,40 +69,41 @@ export interface CallerStanding {
   credentialLive: boolean;
 }
 
-/**
- * The caller's membership and credential as they are now, in one statement. The membership is
- * kept (FOR KEY SHARE on PostgreSQL) until the transaction ends: a removal, or a role change
- * (which locks its target `delete`: `lockMember`), then waits for this change to commit, and a
- * change that starts after one reads what it committed.
- */
-export async function readCallerStanding(
-  trx: Db,
-  caller: { teamId: string; userId: string; credential: { kind: string; id: string } },
-  now: string,
-): Promise<CallerStanding> {
+/** The caller's credential, if it still works at `now`: a key not revoked nor expired, or a live session on this team. */
+function liveCredential(db: Db, caller: CallerRef, now: string) {
   const { kind, id } = caller.credential;
-  const live =
-    kind === 'key'
-      ? trx
-          .selectFrom('api_keys as k')
-          .select('k.id')
-          .where('k.id', '=', id)
-          .where('k.revoked_at', 'is', null)
-          .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]))
-      : trx
-          .selectFrom('sessions as s')
-          .select('s.id')
-          .where('s.id', '=', id)
-          // A session follows one team at a time (switching moves it): still this one?
-          .where('s.team_id', '=', caller.teamId)
-          .where('s.expires_at', '>', now);
+  return kind === 'key'
+    ? db
+        .selectFrom('api_keys as k')
+        .select('k.id')
+        .where('k.id', '=', id)
+        .where('k.revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]))
+    : db
+        .selectFrom('sessions as s')
+        .select('s.id')
+        .where('s.id', '=', id)
+        // A session follows one team at a time (switching moves it): still this one?
+        .where('s.team_id', '=', caller.teamId)
+        .where('s.expires_at', '>', now);
+}
+
+/**
+ * The caller's membership and credential as they are now, in one statement (two when the
+ * membership is gone). The membership is kept (FOR KEY SHARE on PostgreSQL) until the transaction
+ * ends: a removal, or a role change (which locks its target `delete`: `lockMember`), then waits
+ * for this change to commit, and a change that starts after one reads what it committed.
+ */
+export async function readCallerStanding(trx: Db, caller: CallerRef, now: string): Promise<CallerStanding> {
   const query = trx
     .selectFrom('team_members as m')
-    .select((eb) => ['m.role', eb.exists(live).as('live')])
+    .select((eb) => ['m.role', eb.exists(liveCredential(trx, caller, now)).as('live')])
     .where('m.team_id', '=', caller.teamId)
     .where('m.user_id', '=', caller.userId);
   const row = await keeping(trx, query).executeTakeFirst();
-  return { role: row?.role, credentialLive: Boolean(row?.live) };
+  if (row) return { role: row.role, credentialLive: Boolean(row.live) };
+  const live = await liveCredential(trx, caller, now).executeTakeFirst();
+  return { role: undefined, credentialLive: live !== undefined };
 }
 
 /**

@@ -140,7 +140,7 @@ export async function updateWebhook(
     if (webhook.owner.id !== caller.userId && !onlyDisables) throw forbidden(OWNER_ONLY);
     return webhook;
   };
-  if (given.length === 0) return presentWebhook(await allowed(store.db));
+  if (given.length === 0) return presentWebhook(await store.transaction(allowed));
   // Refused callers are told so before the URL is resolved; the resolving (up to seconds) is done
   // outside the transaction, which then decides again on what it reads.
   await allowed(store.db);
@@ -166,9 +166,9 @@ export async function updateWebhook(
 }
 
 export async function deleteWebhook(store: Store, caller: Caller, rawId: string): Promise<void> {
-  const webhook = await ownWebhook(store.db, caller, rawId);
-  // Its log goes first, in batches outside any transaction (webhooks.repository.ts); the webhook
-  // itself goes in a transaction that decides again, on the caller as they are then.
+  // Decided in a transaction, on the caller as they are now. Its log then goes in batches outside
+  // any transaction (webhooks.repository.ts), and the webhook in one that decides again.
+  const webhook = await store.transaction((trx) => ownWebhook(trx, caller, rawId));
   await webhooks.deleteDeliveriesOf(store.db, webhook.id);
   await store.transaction(async (trx) => {
     await ownWebhook(trx, caller, rawId);
