@@ -63,5 +63,7 @@ export const checkingCaller = (store: Store, caller: Caller, options: { locksOwn
 /** For a request that may change something, its store from now on checks the caller (above). */
 export function checkCallerOnChange(request: FastifyRequest): void {
   if (!CHANGING_METHODS.has(request.method)) return;
-  request.store = checkingCaller(request.store, request.caller, { locksOwners: request.routeOptions.config.locksOwners });
+  request.store = checkingCaller(request.store, request.caller, {
+    locksOwners: request.routeOptions.config.locksOwners,
+  });
 }

@@ -149,7 +149,14 @@ function idempotentHandler(handler: RouteHandlerMethod): RouteHandlerMethod {
     try {
       const now = new Date();
       const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
-      reservation = await reserve(transaction.trx, request.store.dialect, claim.scope, claim.fingerprint, now, expiredBefore);
+      reservation = await reserve(
+        transaction.trx,
+        request.store.dialect,
+        claim.scope,
+        claim.fingerprint,
+        now,
+        expiredBefore,
+      );
     } catch (error) {
       await transaction.rollback();
       throw error;

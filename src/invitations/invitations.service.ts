@@ -124,7 +124,11 @@ export async function createInvitation(
     if (body.role === 'owner' && caller.role !== 'owner') throw forbidden('Only an owner can invite an owner.');
   };
   mayInvite();
-  return issueInvitation(withPrologue(store, mayInvite), { ...body, teamId: caller.teamId, invitedBy: caller.userId }, base);
+  return issueInvitation(
+    withPrologue(store, mayInvite),
+    { ...body, teamId: caller.teamId, invitedBy: caller.userId },
+    base,
+  );
 }
 
 /** The team's pending invitations (not used, revoked nor expired), newest first. */

@@ -112,7 +112,11 @@ export async function readCallerStanding(trx: Db, caller: CallerRef, now: string
  * change and the demotion run one after the other.
  */
 export async function lockMember(trx: Db, teamId: string, userId: string): Promise<void> {
-  const row = trx.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).where('user_id', '=', userId);
+  const row = trx
+    .selectFrom('team_members')
+    .select('user_id')
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId);
   await lockRows(trx, row, 'delete');
 }
 

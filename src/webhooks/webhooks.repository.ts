@@ -207,7 +207,11 @@ const DELETE_BATCH = 1000;
  */
 export async function deleteDeliveriesOf(db: Db, webhookId: string): Promise<void> {
   for (;;) {
-    const batch = db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', webhookId).limit(DELETE_BATCH);
+    const batch = db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('webhook_id', '=', webhookId)
+      .limit(DELETE_BATCH);
     const deleted = await db.deleteFrom('webhook_deliveries').where('id', 'in', batch).executeTakeFirst();
     if (Number(deleted.numDeletedRows) < DELETE_BATCH) break;
   }
