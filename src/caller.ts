@@ -6,7 +6,7 @@ export interface Caller {
   readonly teamId: string;
   /**
    * The user's role in the team, or null when they have left it since the key was made. Read at
-   * authentication, and read again by a change inside its transaction (http/caller-check.ts),
+   * authentication, and read again by a change inside its transaction (auth/caller-check.ts),
    * which is why a service checks it there.
    */
   role: Role | null;

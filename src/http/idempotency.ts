@@ -19,7 +19,7 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
 import type { Caller } from '../caller.js';
 import type { App } from './app-types.js';
-import { sessionTokenOf } from './auth.js';
+import { sessionTokenOf } from './session-cookie.js';
 import { AppError } from './errors.js';
 import { reserve, saveResponse, type RecordScope, type Reservation } from './idempotency-records.js';
 import { IdempotencySeal, type StoredResponse } from './idempotency-seal.js';

@@ -118,7 +118,7 @@ export async function createInvitation(
   base: string,
 ): Promise<CreatedInvitation> {
   // Checked on the role as read when the request arrived, then again as read in the change's
-  // transaction (http/caller-check.ts): a demotion in between is refused the same way.
+  // transaction (auth/caller-check.ts): a demotion in between is refused the same way.
   const mayInvite = () => {
     requireManager(caller, 'invitations');
     if (body.role === 'owner' && caller.role !== 'owner') throw forbidden('Only an owner can invite an owner.');

@@ -2,7 +2,7 @@
 import { stringifySetCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppDeps } from '../http/app-types.js';
-import { sessionCookieName } from '../http/auth.js';
+import { sessionCookieName } from '../http/session-cookie.js';
 import type { FailedAuthBudget } from '../http/rate-limit.js';
 import { errorResponses } from '../contract/common.js';
 import {

@@ -57,7 +57,7 @@ export function withinTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Pro
 
 /**
  * `store`, except that each of its transactions first runs `prologue` in it (a re-check that must
- * see the same snapshot and hold the same locks as the change: http/caller-check.ts). Its reads
+ * see the same snapshot and hold the same locks as the change: auth/caller-check.ts). Its reads
  * outside a transaction are the store's own.
  */
 export function withPrologue(store: Store, prologue: (trx: Db) => Promise<void> | void): Store {

@@ -36,7 +36,7 @@ export function requireManager(caller: { role: Role | null | undefined }, what: 
 
 /**
  * `store` whose every transaction refuses (403) unless the caller manages the team, with the role
- * as read in that transaction (http/caller-check.ts reads it again first): the check for a
+ * as read in that transaction (auth/caller-check.ts reads it again first): the check for a
  * change an owner or admin makes through a function the operator's CLI shares.
  */
 export const asManager = (store: Store, caller: Caller, what: string): Store =>
@@ -55,7 +55,7 @@ interface Target {
 
 /**
  * The member to change, read after the owners are locked. A caller's role is the one read again in
- * this transaction, after the owners' lock (the route's `locksOwners`, http/caller-check.ts), and
+ * this transaction, after the owners' lock (the route's `locksOwners`, auth/caller-check.ts), and
  * must still allow it.
  */
 async function lockTarget(trx: Db, teamId: string, userId: string, actor: Actor, missing: string): Promise<Target> {
@@ -66,7 +66,7 @@ async function lockTarget(trx: Db, teamId: string, userId: string, actor: Actor,
     actorRole = actor.caller.role!;
   }
   if (!isUuid(userId)) throw notFound(missing);
-  // Waits for the member's own changes in flight: each holds its membership (http/caller-check.ts).
+  // Waits for the member's own changes in flight: each holds its membership (auth/caller-check.ts).
   await teams.lockMember(trx, teamId, userId);
   const member = await teams.findMember(trx, teamId, userId);
   if (!member) throw notFound(missing);

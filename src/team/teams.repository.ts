@@ -61,7 +61,7 @@ export async function findMembership(db: Db, teamId: string, userId: string): Pr
 
 type CallerRef = { teamId: string; userId: string; credential: { kind: string; id: string } };
 
-/** What a change must know of its caller, read in its own transaction (http/caller-check.ts). */
+/** What a change must know of its caller, read in its own transaction (auth/caller-check.ts). */
 export interface CallerStanding {
   /** The caller's role now; undefined when they are no longer a member. */
   role: Role | undefined;

@@ -1,6 +1,6 @@
 /**
  * A change is authorized against its caller as they are when it runs, not as they were when the
- * request's headers arrived. Authentication (auth.ts) runs on the headers; a client can hold the
+ * request's headers arrived. Authentication (authenticate.ts) runs on the headers; a client can hold the
  * body back for as long as the request timeout allows, and meanwhile be removed or demoted.
  *
  * So every change runs through one gate: for a request that may change something, `request.store`
@@ -22,7 +22,7 @@ import { findKey, hasExpired } from '../keys/keys.repository.js';
 import { withPrologue, type Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
 import { lockOwners, readCallerStanding } from '../team/teams.repository.js';
-import { unauthorized } from './errors.js';
+import { unauthorized } from '../http/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -3,14 +3,14 @@
  * expired, which is idempotent: every process on a PostgreSQL database runs the same jobs, and
  * two processes deleting the same rows at once both succeed.
  */
-import { pruneEvents } from '../changes/outbox.js';
-import { pruneExpired } from '../http/idempotency-records.js';
-import { IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
-import { pruneExpiredSessions } from '../sessions/sessions.repository.js';
-import type { Store } from '../storage/database.js';
-import type { CounterStore } from '../storage/rate-limit-counters.js';
-import { pruneDeliveryLog } from '../webhooks/queue.repository.js';
-import type { Job } from './scheduler.js';
+import { pruneEvents } from './changes/outbox.js';
+import { pruneExpired } from './http/idempotency-records.js';
+import { IDEMPOTENCY_TTL_MS } from './http/idempotency.js';
+import { pruneExpiredSessions } from './sessions/sessions.repository.js';
+import type { Store } from './storage/database.js';
+import type { CounterStore } from './storage/rate-limit-counters.js';
+import { pruneDeliveryLog } from './webhooks/queue.repository.js';
+import type { Job } from './jobs/scheduler.js';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;

@@ -1,11 +1,10 @@
 /**
- * `x-api-key` (or the web app's session cookie) → caller. Runs first on every /v1 request, so an unauthenticated request is a 401
- * whatever else is wrong with it. Nothing is cached: a revoked key or a removed member is
+ * `x-api-key` (or the web app's session cookie) → caller. Runs first on every /v1 request, so an
+ * unauthenticated request is a 401 whatever else is wrong with it. Nothing is cached: a revoked key or a removed member is
  * refused on the very next request.
  */
 import { timingSafeEqual } from 'node:crypto';
 import diagnostics from 'node:diagnostics_channel';
-import { parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../caller.js';
 import { checkApiKey } from '../keys/key-auth.js';
@@ -13,7 +12,8 @@ import { hashSecret } from '../secret-hash.js';
 import { findLiveSession } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
 import { CHANGING_METHODS, checkCallerOnChange, formerMemberMessage, SESSION_ENDED_MESSAGE } from './caller-check.js';
-import { forbidden, unauthorized } from './errors.js';
+import { forbidden, unauthorized } from '../http/errors.js';
+import { sessionTokenOf } from '../http/session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,28 +23,6 @@ declare module 'fastify' {
     /** GET /v1/me answers a former member itself (404, as the spec says); other routes refuse them. */
     allowFormerMember?: boolean;
   }
-}
-
-export const SESSION_COOKIE = 'tasklane_session';
-/**
- * The session cookie's name on requests that arrived over TLS (through a trusted proxy). A
- * browser accepts a `__Host-` cookie only if it is Secure, for the whole host (no Domain) and
- * set over HTTPS, so a plain-HTTP page or a sibling subdomain cannot plant one.
- */
-export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
-
-/** Which session cookie this request's connection uses: the `__Host-` one over TLS, the plain one otherwise. */
-export function sessionCookieName(request: FastifyRequest): string {
-  return request.protocol === 'https' ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
-}
-
-/**
- * The session token the request carries, if any. The `cookie` package never throws on a
- * malformed header or a broken %-escape, so such a cookie is just a session that is not found.
- */
-export function sessionTokenOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.cookie;
-  return header ? parseCookie(header)[sessionCookieName(request)] || undefined : undefined;
 }
 
 /**
