@@ -1,4 +1,5 @@
 /** `admin webhook …`: the team's webhooks, a leaver's included (rules in webhooks/webhooks.service.ts). */
+import { MAX_WEBHOOKS_PER_TEAM } from '../../contract/webhooks.js';
 import * as webhooks from '../../webhooks/webhooks.service.js';
 import { requireTeam, uuidOption, type CommandGroup } from './command.js';
 
@@ -8,8 +9,8 @@ const WEBHOOK_SHAPE =
 
 export const webhookCommands: CommandGroup = {
   title:
-    "Webhooks (a team holds at most 50 of its members' webhooks; a member's removal disables theirs, which then " +
-    'no longer count)',
+    `Webhooks (a team's members hold at most ${MAX_WEBHOOKS_PER_TEAM} webhooks; a member's removal disables ` +
+    'theirs, which then no longer count)',
   commands: {
     'webhook list': {
       summary: `every webhook of the team, oldest first, as its owners and admins see them (never a secret) → {"orgId", "webhooks": [${WEBHOOK_SHAPE}]}`,
