@@ -2,7 +2,8 @@
  * Settings → Webhooks in a real browser against the real `tasklane serve` and a loopback
  * receiver: create a webhook with the event picker (its secret shown once), send a test, read the
  * delivery log and retry a failed delivery, disable and enable, rotate the secret (the old one
- * signs beside the new), see why a webhook was disabled, and a team admin's narrower view.
+ * signs beside the new), see why a webhook was disabled, and a team admin's narrower view (disable
+ * or delete another's, nothing else).
  * Every request the receiver gets is verified with the reference `standardwebhooks` package.
  */
 import assert from 'node:assert/strict';
@@ -143,7 +144,7 @@ describeInBrowser('Settings → Webhooks in a real browser', () => {
     await screenshot(ada, '17-webhook-disabled');
   });
 
-  it("a team admin sees the owner's webhook and may only disable it", async () => {
+  it("a team admin sees the owner's webhook and may only disable or delete it", async () => {
     status = 204;
     const ok = await run.workspace.api(run.workspace.ada, 'PATCH', `/v1/webhooks/${webhookId}`, { enabled: true });
     assert.equal(ok.status, 200);
@@ -151,7 +152,8 @@ describeInBrowser('Settings → Webhooks in a real browser', () => {
     await cy.getByRole('link', { name: 'Settings' }).click();
     const theirs = cy.getByRole('listitem', { name: /^Webhook http:\/\/127\.0\.0\.1/ });
     await visible(theirs.getByText(/owner: Ada Lovelace/));
-    assert.equal(await theirs.getByRole('button', { name: /Delete|Rotate|Send test|Deliveries/ }).count(), 0);
+    assert.equal(await theirs.getByRole('button', { name: /Rotate|Send test|Deliveries|Enable/ }).count(), 0);
+    await visible(theirs.getByRole('button', { name: /^Delete webhook / }));
     await theirs.getByRole('button', { name: 'Disable' }).click();
     await visible(theirs.getByText('Disabled by Cy Park.'));
     await expectAccessible(cy, "an admin's webhooks");

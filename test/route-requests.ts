@@ -17,8 +17,12 @@ export class CannotExercise extends Error {}
 export type Who = 'owner' | 'outsider' | 'stranger' | 'anonymous';
 export const EVERYONE: readonly Who[] = ['anonymous', 'stranger', 'outsider', 'owner'];
 
-/** Objects a request can name, and who in the world may use them. */
-type ObjectKind = Exclude<RefKind, 'email' | 'password' | 'url' | 'invitationToken'>;
+/**
+ * Objects a request can name, and who in the world may use them. A list named under
+ * /v1/lists-without-members is the world's list that has no members (the only kind that route joins).
+ */
+type ObjectKind = Exclude<RefKind, 'email' | 'password' | 'url' | 'invitationToken'> | 'memberlessList';
+const MEMBERLESS_LIST_ROUTE = /^\/v1\/lists-without-members\//;
 const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
   owner: new Set([
     'list',
@@ -32,6 +36,7 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
     'webhook',
     'delivery',
     'invitation',
+    'memberlessList',
   ]),
   // A teammate sees the team's statuses and members, but not the private list, task (nor its
   // comment), the owner's keys or webhooks, nor the team's invitations.
@@ -47,6 +52,7 @@ const MANAGED: readonly { route: RegExp; what: string }[] = [
   { route: /^(PATCH|DELETE) \/v1\/members\//, what: 'members' },
   { route: /^(GET|HEAD|POST|DELETE) \/v1\/invitations/, what: 'invitations' },
   { route: /^(POST|PATCH|DELETE) \/v1\/task-statuses/, what: 'workflow statuses' },
+  { route: /^(GET|HEAD|POST) \/v1\/lists-without-members/, what: 'lists without members' },
 ];
 
 /** The 403 a plain member gets on a route only owners and admins may use, or undefined for any other route. */
@@ -111,6 +117,8 @@ function realValue(world: World, kind: ObjectKind): string | number {
       return world.webhookId;
     case 'delivery':
       return world.deliveryId;
+    case 'memberlessList':
+      return world.memberlessListId;
   }
 }
 
@@ -120,7 +128,8 @@ function missingValue(kind: ObjectKind): string | number {
     kind === 'comment' ||
     kind === 'status' ||
     kind === 'moveTo' ||
-    kind === 'delivery'
+    kind === 'delivery' ||
+    kind === 'memberlessList'
     ? MISSING_NUMBER
     : MISSING_UUID;
 }
@@ -165,7 +174,8 @@ export function buildMatrixRequest(
   const actor = actorOf(world, who);
   const references: Reference[] = [];
   const refer = (name: string, schema: JsonSchema, where: Reference['where']): string | number | undefined => {
-    const kind = refKindOf(name, schema);
+    const named = refKindOf(name, schema);
+    const kind = named === 'list' && MEMBERLESS_LIST_ROUTE.test(route.path) ? 'memberlessList' : named;
     if (kind === 'email') return actor?.email ?? world.owner.email;
     if (kind === 'password') return /new/i.test(name) ? 'a brand new password' : (actor?.password ?? 'no password');
     if (kind === 'url') return WORLD_WEBHOOK_URL;
@@ -266,6 +276,7 @@ const OUTSIDER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => { s
 
 const STRANGER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => string>> = {
   list: (id) => `List ${id} not found.`,
+  memberlessList: (id) => `List ${id} not found.`,
   task: (id) => `Task ${id} not found.`,
   key: (id) => `API key ${id} not found.`,
   webhook: (id) => `Webhook ${id} not found.`,
@@ -280,6 +291,11 @@ export function expectationFor(route: ApiRoute, who: Who, references: Reference[
     return { outcome: 'refused', status: 401, likeMissing: false, why: 'no credentials' };
   }
   const usable = USABLE_BY[who];
+  // A plain member is told the route is for owners and admins, whatever it names.
+  const managers = managersOnly(route);
+  if (who === 'outsider' && managers) {
+    return { outcome: 'refused', status: 403, message: managers, likeMissing: false, why: 'a plain member' };
+  }
   const pathRef = references.find((r) => r.where === 'path' && !usable.has(r.kind));
   if (pathRef && who === 'outsider') {
     const refusal = OUTSIDER_REFUSALS[pathRef.kind]?.(pathRef.value);
@@ -299,10 +315,6 @@ export function expectationFor(route: ApiRoute, who: Who, references: Reference[
       likeMissing: true,
       why: `the path names another team's ${pathRef.kind}`,
     };
-  }
-  const managers = managersOnly(route);
-  if (who === 'outsider' && managers) {
-    return { outcome: 'refused', status: 403, message: managers, likeMissing: false, why: 'a plain member' };
   }
   const bodyRef = references.find((r) => !usable.has(r.kind));
   if (bodyRef) {

@@ -1,11 +1,13 @@
 /**
  * A small world to probe authorization in: a team whose owner has a private list (shared with
  * one teammate) and a task on it (with a comment), a teammate with no access to either, and a user of another
- * team; the owner has also added a status and made an invitation. Every actor has an API key, a web session and a password. The private objects carry
+ * team; the owner has also added a status and made an invitation, and the team has a list left without members.
+ * Every actor has an API key, a web session and a password. The private objects carry
  * marker strings, so any response can be searched for a leak.
  */
 import { randomBytes } from 'node:crypto';
 import { insertKey } from '../src/keys/keys.repository.js';
+import { insertList } from '../src/lists/lists.repository.js';
 import { insertSession } from '../src/sessions/sessions.repository.js';
 import { listStatuses } from '../src/statuses/statuses.repository.js';
 import { hashPassword } from '../src/team/passwords.js';
@@ -50,6 +52,8 @@ export interface World {
   /** The owner's webhook (to WORLD_WEBHOOK_URL; test servers send nothing) and one delivery queued to it. */
   webhookId: string;
   deliveryId: number;
+  /** A list of the team with no members left (as a removal leaves one): only its owners and admins may join it. */
+  memberlessListId: number;
   /** In the list's name and the task's title and description: only the owner and mate may see it. */
   listMarker: string;
   /** In the team's name and the teammates' names: nobody outside the team may see it. */
@@ -100,6 +104,13 @@ export async function createWorld(server: TestServer): Promise<World> {
   const invitation = expectStatus(await owner.api.post('/v1/invitations', { role: 'member' }), 201);
   const webhook = expectStatus(await owner.api.post('/v1/webhooks', { url: WORLD_WEBHOOK_URL }), 201);
   const delivery = expectStatus(await owner.api.post(`/v1/webhooks/${webhook.id}/test`), 202);
+  // Written directly: the list its creator's removal would leave behind, without the removal.
+  const memberless = await insertList(server.store.db, {
+    teamId: team.id,
+    name: `Left alone ${listMarker}`,
+    color: 'Gray',
+    createdBy: owner.userId,
+  });
   // Every key has been used once: later requests do not write its first `last used` time.
   for (const actor of [owner, mate, outsider, stranger]) expectStatus(await actor.api.get('/v1/me'), 200);
 
@@ -120,6 +131,7 @@ export async function createWorld(server: TestServer): Promise<World> {
     spareKeyId: spare.record.id,
     webhookId: webhook.id,
     deliveryId: delivery.id,
+    memberlessListId: memberless.id,
     listMarker,
     teamMarker,
   };

@@ -18,9 +18,17 @@ import { accessCommands } from './admin/keys.js';
 import { statusCommands } from './admin/statuses.js';
 import { teamCommands } from './admin/teams.js';
 import { userCommands } from './admin/users.js';
+import { webhookCommands } from './admin/webhooks.js';
 import { PasswordInputError, readPassword } from './password-input.js';
 
-const GROUPS: CommandGroup[] = [teamCommands, userCommands, accessCommands, invitationCommands, statusCommands];
+const GROUPS: CommandGroup[] = [
+  teamCommands,
+  userCommands,
+  accessCommands,
+  invitationCommands,
+  statusCommands,
+  webhookCommands,
+];
 const COMMANDS: Record<string, Command> = Object.assign({}, ...GROUPS.map((group) => group.commands));
 
 /** Words of `text` in lines of at most `width` characters, each starting with `indent`. */

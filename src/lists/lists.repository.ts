@@ -179,6 +179,23 @@ export async function countListMembers(db: Db, listId: number): Promise<number> 
   return Number(row.n);
 }
 
+/**
+ * The team's lists that have no member (a member's removal can leave a list so), archived ones
+ * too, oldest first: nobody can reach them through the list endpoints any more.
+ */
+export async function listsWithoutMembers(db: Db, teamId: string): Promise<ListRecord[]> {
+  const rows = await db
+    .selectFrom('task_lists as l')
+    .select(['l.id', 'l.team_id', 'l.name', 'l.color', 'l.is_archived', 'l.version'])
+    .where('l.team_id', '=', teamId)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('list_members as m').select('m.list_id').whereRef('m.list_id', '=', 'l.id'))),
+    )
+    .orderBy('l.id')
+    .execute();
+  return rows.map(toListRecord);
+}
+
 /** Any team's list by id: for the operator's `admin` commands only, never for API callers. */
 export async function findListById(db: Db, listId: number): Promise<ListRecord | undefined> {
   const row = await db.selectFrom('task_lists').selectAll().where('id', '=', listId).executeTakeFirst();

@@ -16,6 +16,7 @@ import {
   UpdateListBody,
 } from '../contract/lists.js';
 import * as service from './lists.service.js';
+import * as withoutMembers from './lists-without-members.service.js';
 
 const tags = ['Task lists'];
 
@@ -166,5 +167,36 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
       await service.removeMember(request.store, request.caller, listId, userId);
       return { listId: Number(listId), userId, removed: true };
     },
+  );
+
+  app.get(
+    '/v1/lists-without-members',
+    {
+      schema: {
+        summary:
+          "The team's lists that have no member, archived ones too, oldest first (extension; the team's owners and admins)",
+        tags,
+        response: { 200: Type.Array(TaskList), ...errorResponses(403) },
+      },
+    },
+    async (request) => withoutMembers.listsWithoutMembers(request.store, request.caller),
+  );
+
+  app.post(
+    '/v1/lists-without-members/:listId/join',
+    {
+      schema: {
+        summary:
+          "Become the first member of a list that has none (extension; the team's owners and admins); 409 once it has members",
+        tags,
+        params: ListIdParams,
+        response: { 200: TaskList, ...errorResponses(400, 403, 404, 409) },
+      },
+    },
+    async (request, reply) =>
+      withEtag(
+        reply,
+        await withoutMembers.joinListWithoutMembers(request.store, request.caller, request.params.listId),
+      ),
   );
 }

@@ -89,11 +89,26 @@ export async function findWebhook(db: Db, teamId: string, id: string): Promise<W
   return row ? (await withEventTypes(db, [row]))[0] : undefined;
 }
 
-export async function countWebhooks(db: Db, teamId: string): Promise<number> {
+/** The webhook by id in any team: for the operator's `admin webhook` commands only, never for API callers. */
+export async function findWebhookById(db: Db, id: string): Promise<WebhookRecord | undefined> {
+  const row = await selectWebhooks(db).where('w.id', '=', id).executeTakeFirst();
+  return row ? (await withEventTypes(db, [row]))[0] : undefined;
+}
+
+/**
+ * The team's webhooks whose owner is still a member: what the team's cap counts. A member's
+ * removal only disables theirs (deleting a long log cannot happen in the removal's transaction,
+ * see `deleteWebhook`), so a leaver's webhooks stop counting without being deleted; disabling
+ * one's own frees nothing.
+ */
+export async function countMembersWebhooks(db: Db, teamId: string): Promise<number> {
   const row = await db
-    .selectFrom('webhooks')
+    .selectFrom('webhooks as w')
+    .innerJoin('team_members as m', (join) =>
+      join.onRef('m.user_id', '=', 'w.owner_id').onRef('m.team_id', '=', 'w.team_id'),
+    )
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('team_id', '=', teamId)
+    .where('w.team_id', '=', teamId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -63,11 +63,12 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
     '/v1/webhooks/:webhookId',
     {
       schema: {
-        summary: 'Change a webhook (its owner), or disable it (a team owner or admin); enabling clears its failures',
+        summary:
+          'Change a webhook (its owner), or disable it (a team owner or admin); enabling clears its failures (409 while the team holds more than its cap)',
         tags,
         params: WebhookIdParams,
         body: UpdateWebhookBody,
-        response: { 200: Webhook, ...errorResponses(400, 403, 404) },
+        response: { 200: Webhook, ...errorResponses(400, 403, 404, 409) },
       },
     },
     async (request) =>
@@ -78,7 +79,8 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
     '/v1/webhooks/:webhookId',
     {
       schema: {
-        summary: 'Delete one of your webhooks, with its deliveries and their log',
+        summary:
+          "Delete a webhook (yours; a team owner's or admin's: any of the team's), with its deliveries and their log",
         tags,
         params: WebhookIdParams,
         response: { 200: WebhookDeleted, ...errorResponses(400, 403, 404) },

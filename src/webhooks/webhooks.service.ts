@@ -1,8 +1,9 @@
 /**
  * Webhooks: a webhook belongs to the member who creates it, in their team, like an API key. Its
- * owner manages it; the team's owners and admins see every webhook of the team and may disable
- * any of them, nothing more (its deliveries carry what only its owner may read). Anyone else is
- * told it does not exist, as for someone else's API key.
+ * owner manages it; the team's owners and admins see every webhook of the team and may disable or
+ * delete any of them (a leaver's too, which would otherwise stay forever), nothing more: its
+ * deliveries carry what only its owner may read. Anyone else is told it does not exist, as for
+ * someone else's API key. The team's cap counts the webhooks of its current members.
  */
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../caller.js';
@@ -36,7 +37,8 @@ export const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
 const RESOLVE_TIMEOUT_MS = 5_000;
 const DEFAULT_PAGE = 50;
 
-const OWNER_ONLY = "Only the webhook's owner can do this; the team's owners and admins may only list and disable it.";
+const OWNER_ONLY =
+  "Only the webhook's owner can do this; the team's owners and admins may only list, disable and delete it.";
 
 const managesTeam = (caller: Caller) => caller.role === 'owner' || caller.role === 'admin';
 
@@ -104,7 +106,7 @@ export async function createWebhook(
   await store.transaction(async (trx) => {
     // The team row's lock queues concurrent creations, so each counts the others: the cap holds.
     await lockRows(trx, trx.selectFrom('teams').select('id').where('id', '=', caller.teamId), 'change');
-    if ((await webhooks.countWebhooks(trx, caller.teamId)) >= MAX_WEBHOOKS_PER_TEAM) {
+    if ((await webhooks.countMembersWebhooks(trx, caller.teamId)) >= MAX_WEBHOOKS_PER_TEAM) {
       throw conflict(`A team can have at most ${MAX_WEBHOOKS_PER_TEAM} webhooks; delete one first.`);
     }
     await webhooks.insertWebhook(trx, {
@@ -155,6 +157,7 @@ export async function updateWebhook(
     }
     if (body.enabled === true && !webhook.enabled) changes.enabled = true;
     const now = new Date().toISOString();
+    if (changes.enabled === true) await requireRoomToEnable(trx, caller.teamId);
     await webhooks.updateWebhook(trx, webhook.id, changes, now);
     if (changes.enabled === true) {
       await deliveries.retryWaitingNow(trx, webhook.id, now);
@@ -165,15 +168,43 @@ export async function updateWebhook(
   return presentWebhook(await reload(store, caller, id));
 }
 
+/**
+ * A member who left and is invited back finds their webhooks again, disabled, and counted once
+ * more: the team may then hold more than the cap. Enabling one then waits until some are
+ * deleted, so leaving and rejoining can never raise how many webhooks a team sends to.
+ */
+async function requireRoomToEnable(trx: Db, teamId: string): Promise<void> {
+  if ((await webhooks.countMembersWebhooks(trx, teamId)) > MAX_WEBHOOKS_PER_TEAM) {
+    throw conflict(
+      `The team's members hold more than ${MAX_WEBHOOKS_PER_TEAM} webhooks (a member who rejoined brought theirs back); ` +
+        'delete some before enabling this one.',
+    );
+  }
+}
+
+/** Its owner, or an owner or admin of its team, deletes it with its log. */
 export async function deleteWebhook(store: Store, caller: Caller, rawId: string): Promise<void> {
   // Decided in a transaction, on the caller as they are now. Its log then goes in batches outside
   // any transaction (webhooks.repository.ts), and the webhook in one that decides again.
-  const webhook = await store.transaction((trx) => ownWebhook(trx, caller, rawId));
+  const webhook = await store.transaction((trx) => visibleWebhook(trx, caller, rawId));
   await webhooks.deleteDeliveriesOf(store.db, webhook.id);
   await store.transaction(async (trx) => {
-    await ownWebhook(trx, caller, rawId);
+    await visibleWebhook(trx, caller, rawId);
     await webhooks.deleteWebhook(trx, webhook.id);
   });
+}
+
+/** `tasklane admin webhook list`: every webhook of the team, as its owners and admins see them. */
+export async function webhooksOfTeam(store: Store, teamId: string): Promise<Webhook[]> {
+  return (await webhooks.listWebhooks(store.db, teamId)).map(presentWebhook);
+}
+
+/** `tasklane admin webhook delete`: any webhook, with its log, as the API deletes it. */
+export async function deleteWebhookAsOperator(store: Store, rawId: string): Promise<void> {
+  const webhook = isUuid(rawId) ? await webhooks.findWebhookById(store.db, rawId) : undefined;
+  if (!webhook) throw notFound(`webhook ${rawId} not found`);
+  await webhooks.deleteDeliveriesOf(store.db, webhook.id);
+  await webhooks.deleteWebhook(store.db, webhook.id);
 }
 
 /** A new secret, shown once; the old one keeps signing beside it for 24 hours. */

@@ -49,6 +49,8 @@ const REFUSING: Record<string, string[]> = {
   'status create': ['--org', id, '--name', 'Review'],
   'status update': ['--id', '1', '--name', 'Review'],
   'status delete': ['--id', '2', '--move-to', '1'],
+  'webhook list': ['--org', id],
+  'webhook delete': ['--id', id],
 };
 
 describe('the database admin opens', { skip: TEST_STORE !== 'sqlite' && 'SQLite files only' }, () => {

@@ -26,3 +26,8 @@ export const addListMember = (listId: number, userId: string) =>
   post<Member>(`/v1/lists/${listId}/members`, { userId } satisfies AddListMemberBody);
 export const removeListMember = (listId: number, userId: string) =>
   del<Static<typeof ListMemberRemoved>>(`/v1/lists/${listId}/members/${encodeURIComponent(userId)}`);
+
+/** The team's lists that have no member (a removal can leave one so): owners and admins only. */
+export const fetchListsWithoutMembers = () => get<TaskList[]>('/v1/lists-without-members');
+/** Makes the caller the first member of such a list (409 once it has members). */
+export const joinListWithoutMembers = (listId: number) => post<TaskList>(`/v1/lists-without-members/${listId}/join`);

@@ -1,12 +1,13 @@
 /**
  * Settings → Members (a chunk of its own, loaded when Settings opens): who is in the team, with
  * their roles. Owners and admins change roles, remove people (after a confirmation), invite with
- * a link and revoke pending invitations; everyone else sees the list. The page offers only what
+ * a link and revoke pending invitations, and add themselves to a list a removal left without
+ * members (ListsWithoutMembers.tsx); everyone else sees the list. The page offers only what
  * the server allows (member-rules.ts), and shows the server's refusal when someone else changed
  * things meanwhile (use-my-role.ts: after a 403 the caller's own role is read again, and the
  * controls go at once).
  */
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Member } from '@contract';
 import type { Role } from '@contract/enums';
 import { messageOf } from '../../api/client';
@@ -17,6 +18,7 @@ import { ConfirmButton } from '../../ui/ConfirmButton';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useNotify } from '../../ui/notices';
 import { Invitations } from './Invitations';
+import { ListsWithoutMembers } from './ListsWithoutMembers';
 import { permissionsFor, roleName, roleWithArticle } from './member-rules';
 import { useMyRole } from './use-my-role';
 import { useWhenVisibleAgain } from './use-when-visible-again';
@@ -26,6 +28,8 @@ export function MembersSection() {
   const { members, membersError, reloadMembers } = useTeamData();
   const { myRole, manager, afterRefusal } = useMyRole();
   const notify = useNotify();
+  // Counts removals: each may leave a list without members, which that panel then reads again.
+  const [removals, setRemovals] = useState(0);
   useEffect(reloadMembers, []);
   // People join and roles change without an event on the stream: look again when the page is back.
   useWhenVisibleAgain(reloadMembers);
@@ -48,8 +52,10 @@ export function MembersSection() {
       () => changeRole(member.id, role),
       `${member.name} is now ${roleWithArticle(role)}.`,
     );
-  const remove = (member: Member) =>
-    act(`remove ${member.name}`, () => removeMember(member.id), `${member.name} was removed from the team.`);
+  const remove = async (member: Member) => {
+    await act(`remove ${member.name}`, () => removeMember(member.id), `${member.name} was removed from the team.`);
+    setRemovals((n) => n + 1);
+  };
 
   return (
     <section class="card" id="members" aria-labelledby="members-heading">
@@ -122,6 +128,7 @@ export function MembersSection() {
           </table>
         </div>
       )}
+      {manager && <ListsWithoutMembers removals={removals} onRefused={afterRefusal} />}
       {manager && <Invitations myRole={myRole} onRefused={afterRefusal} />}
     </section>
   );

@@ -1,7 +1,8 @@
 /**
  * Settings → Webhooks (a chunk of its own, loaded when Settings opens): your webhooks, and for a
  * team's owners and admins everyone's. Create one (its secret is shown once), enable or disable
- * it, rotate its secret, send a test, read its delivery log; a disabled one says why.
+ * it, rotate its secret, send a test, read its delivery log; a disabled one says why. Everyone
+ * may delete what is listed: their own, and an owner or admin anyone's (a removed member's too).
  */
 import { useState } from 'preact/hooks';
 import type { Webhook, WebhookWithSecret } from '@contract';
@@ -139,14 +140,14 @@ export function WebhooksSection() {
                         )
                       }
                     />
-                    <ConfirmButton
-                      label="Delete"
-                      confirmLabel="Delete now"
-                      ariaLabel={`Delete webhook ${webhook.url}`}
-                      onConfirm={() => void act('delete it', () => deleteWebhook(webhook.id), 'Webhook deleted.')}
-                    />
                   </>
                 )}
+                <ConfirmButton
+                  label="Delete"
+                  confirmLabel="Delete now"
+                  ariaLabel={`Delete webhook ${webhook.url}`}
+                  onConfirm={() => void act('delete it', () => deleteWebhook(webhook.id), 'Webhook deleted.')}
+                />
               </div>
             </li>
           );
