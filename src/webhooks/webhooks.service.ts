@@ -203,7 +203,6 @@ export async function webhooksOfTeam(store: Store, teamId: string): Promise<Webh
 export async function deleteWebhookAsOperator(store: Store, rawId: string): Promise<void> {
   const webhook = isUuid(rawId) ? await webhooks.findWebhookById(store.db, rawId) : undefined;
   if (!webhook) throw notFound(`webhook ${rawId} not found`);
-  await webhooks.deleteDeliveriesOf(store.db, webhook.id);
   await webhooks.deleteWebhook(store.db, webhook.id);
 }
 
