@@ -61,7 +61,7 @@ function entry(
   changes: ActivityChanges = {},
   createdAt = '2026-11-20T10:00:00.000Z',
 ): ActivityEntry {
-  return { id: nextId++, taskId: 7, actor, kind, changes, createdAt };
+  return { id: nextId++, taskId: 7, actor, kind, changes, createdAt, shortened: false };
 }
 function comment(id: number, author: Person, createdAt: string, body = 'Hello'): Comment {
   return { id, taskId: 7, author, body, createdAt, updatedAt: createdAt };

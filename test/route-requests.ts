@@ -24,6 +24,7 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
     'list',
     'task',
     'comment',
+    'entry',
     'status',
     'moveTo',
     'user',
@@ -34,7 +35,7 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
     'invitation',
   ]),
   // A teammate sees the team's statuses and members, but not the private list, task (nor its
-  // comment), the owner's keys or webhooks, nor the team's invitations.
+  // comment or activity), the owner's keys or webhooks, nor the team's invitations.
   outsider: new Set(['status', 'moveTo', 'user', 'team']),
   stranger: new Set(),
 };
@@ -95,6 +96,8 @@ function realValue(world: World, kind: ObjectKind): string | number {
       return world.taskId;
     case 'comment':
       return world.commentId;
+    case 'entry':
+      return world.entryId;
     case 'status':
       return world.statusId;
     case 'moveTo':
@@ -118,6 +121,7 @@ function missingValue(kind: ObjectKind): string | number {
   return kind === 'list' ||
     kind === 'task' ||
     kind === 'comment' ||
+    kind === 'entry' ||
     kind === 'status' ||
     kind === 'moveTo' ||
     kind === 'delivery'
