@@ -7,6 +7,7 @@
 import { sql, type Expression, type QueryCreator } from 'kysely';
 import { MAX_PAGE_BYTES, SHORTENED_TEXT_LENGTH, type ActivityKind, type Person } from '../contract/index.js';
 import {
+  jsonDocument,
   jsonHas,
   jsonTextAt,
   jsonWithout,
@@ -190,29 +191,34 @@ const toRecord = (taskId: number, r: EntryRow, changes: StoredChanges, shortened
  * whole texts of a page.
  */
 const pageRows = prepared((db, p: { taskId: number; through: number; limit: number }) => {
-  const rest = jsonWithout(db, 'a.changes', 'description');
-  const from = jsonTextAt(db, 'a.changes', 'description', 'from');
-  const to = jsonTextAt(db, 'a.changes', 'description', 'to');
+  // The page's rows, each entry's `changes` parsed once (`doc`); its fields are read from that.
+  const rows = db
+    .selectFrom('task_activity as a')
+    .leftJoin('users as u', 'u.id', 'a.actor_id')
+    .select(entryColumns)
+    .select(jsonDocument(db, 'a.changes').as('doc'))
+    .where('a.task_id', '=', p.taskId)
+    .where('a.id', '<=', p.through)
+    .orderBy('a.id', 'desc')
+    .limit(p.limit);
+  const rest = jsonWithout(db, 'e.doc', 'description');
+  const from = jsonTextAt(db, 'e.doc', 'description', 'from');
+  const to = jsonTextAt(db, 'e.doc', 'description', 'to');
   const fromPrefix = textPrefix(db, from, SHORTENED_TEXT_LENGTH);
   const toPrefix = textPrefix(db, to, SHORTENED_TEXT_LENGTH);
   const bytesOf = (text: Expression<string | null>) => sql<number>`coalesce(${textBytes(db, text)}, 0)`;
   const page = db
-    .selectFrom('task_activity as a')
-    .leftJoin('users as u', 'u.id', 'a.actor_id')
-    .select(entryColumns)
+    .selectFrom(rows.as('e'))
+    .select(['e.id', 'e.kind', 'e.created_at', 'e.actor_id', 'e.name', 'e.email'])
     .select([
       rest.as('changes'),
-      jsonHas(db, 'a.changes', 'description').as('has_description'),
+      jsonHas(db, 'e.doc', 'description').as('has_description'),
       fromPrefix.as('description_from'),
       textLength(db, from).as('description_from_length'),
       toPrefix.as('description_to'),
       textLength(db, to).as('description_to_length'),
       sql<number>`${bytesOf(rest)} + ${bytesOf(fromPrefix)} + ${bytesOf(toPrefix)}`.as('size'),
-    ])
-    .where('a.task_id', '=', p.taskId)
-    .where('a.id', '<=', p.through)
-    .orderBy('a.id', 'desc')
-    .limit(p.limit);
+    ]);
   return withinBytes(db, page, 'desc', MAX_PAGE_BYTES);
 });
 
