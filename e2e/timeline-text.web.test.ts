@@ -29,10 +29,15 @@ interface LoadedActivity {
   entries: ActivityEntry[];
   hasOlder: boolean;
 }
+/** A page as the API client reads it: `more` when the answer named a next page. */
+interface Page {
+  items: ActivityEntry[];
+  more: boolean;
+}
 type TimelineItem = { type: 'activity'; entry: ActivityEntry } | { type: 'comment'; comment: Comment };
 interface TimelineModel {
-  joinNewest(held: LoadedActivity, page: ActivityEntry[], pageSize: number): LoadedActivity;
-  joinOlder(held: LoadedActivity, page: ActivityEntry[], pageSize: number): LoadedActivity;
+  joinNewest(held: LoadedActivity, page: Page): LoadedActivity;
+  joinOlder(held: LoadedActivity, page: Page): LoadedActivity;
   commentsToFetch(activity: LoadedActivity): { from: number | undefined } | null;
   commentAuthors(entries: readonly ActivityEntry[], comments: readonly Comment[]): Map<number, Person>;
   buildTimeline(entries: readonly ActivityEntry[], comments: readonly Comment[]): TimelineItem[];
@@ -61,7 +66,7 @@ function entry(
   changes: ActivityChanges = {},
   createdAt = '2026-11-20T10:00:00.000Z',
 ): ActivityEntry {
-  return { id: nextId++, taskId: 7, actor, kind, changes, createdAt };
+  return { id: nextId++, taskId: 7, actor, kind, changes, createdAt, shortened: false };
 }
 function comment(id: number, author: Person, createdAt: string, body = 'Hello'): Comment {
   return { id, taskId: 7, author, body, createdAt, updatedAt: createdAt };
@@ -253,32 +258,40 @@ describe('the timeline joins pages of activity and comments', () => {
   });
   /** Entries with these ids, newest first. */
   const page = (...ids: number[]) => ids.map((id) => ({ ...entry(ada, 'task.updated'), id }));
+  /** A page of entries with these ids; `more`: the server named a next page. */
+  const answer = (more: boolean, ...ids: number[]): Page => ({ items: page(...ids), more });
   const ids = (activity: LoadedActivity) => activity.entries.map((e) => e.id);
 
   test('a fresh newest page that reaches what is held keeps the older entries', () => {
     const held = { entries: page(5, 4, 3), hasOlder: true };
-    const joined = model.joinNewest(held, page(7, 6, 5, 4), 3);
+    const joined = model.joinNewest(held, answer(true, 7, 6, 5));
     assert.deepEqual(ids(joined), [7, 6, 5, 4, 3]);
     assert.equal(joined.hasOlder, true);
   });
 
-  test('a newest page with no entry beyond the page is the whole activity', () => {
-    const joined = model.joinNewest({ entries: page(2, 1), hasOlder: false }, page(3, 2, 1), 3);
+  test('a newest page that names no next page is the whole activity, however few entries it holds', () => {
+    const joined = model.joinNewest({ entries: page(2, 1), hasOlder: false }, answer(false, 3, 2, 1));
     assert.deepEqual(ids(joined), [3, 2, 1]);
-    assert.equal(joined.hasOlder, false, 'exactly a page: nothing older to offer');
+    assert.equal(joined.hasOlder, false, 'nothing older to offer');
+  });
+
+  test('a newest page cut short by its size, that names a next page, offers older entries', () => {
+    const joined = model.joinNewest({ entries: [], hasOlder: false }, answer(true, 9));
+    assert.deepEqual(ids(joined), [9]);
+    assert.equal(joined.hasOlder, true, 'one entry of the fifty asked for, and more remain');
   });
 
   test('when more happened meanwhile than a page holds, the held entries are dropped, not shown with a gap', () => {
-    const joined = model.joinNewest({ entries: page(3, 2, 1), hasOlder: false }, page(9, 8, 7, 6), 3);
+    const joined = model.joinNewest({ entries: page(3, 2, 1), hasOlder: false }, answer(true, 9, 8, 7));
     assert.deepEqual(ids(joined), [9, 8, 7]);
     assert.equal(joined.hasOlder, true, 'the dropped ones load again as older');
   });
 
-  test('an older page goes after what is held; one with no entry beyond the page is the last', () => {
-    const more = model.joinOlder({ entries: page(9, 8), hasOlder: true }, page(7, 6, 5), 2);
-    assert.deepEqual(ids(more), [9, 8, 7, 6], 'the entry beyond the page is only a sign that more remain');
+  test('an older page goes after what is held; one that names no next page is the last', () => {
+    const more = model.joinOlder({ entries: page(9, 8), hasOlder: true }, answer(true, 7, 6));
+    assert.deepEqual(ids(more), [9, 8, 7, 6]);
     assert.equal(more.hasOlder, true);
-    const last = model.joinOlder(more, page(5, 4), 2);
+    const last = model.joinOlder(more, answer(false, 5, 4));
     assert.deepEqual(ids(last), [9, 8, 7, 6, 5, 4]);
     assert.equal(last.hasOlder, false);
   });

@@ -3,7 +3,8 @@
  * comment on one task and see each other's comments and changes arrive without reloading; a
  * teammate the task is not shared with gets the not-found page; a draft survives a reload; an
  * edit that meets a newer version shows both and loses neither; an owner deletes a comment;
- * older history loads on demand. Screenshots go to test-artifacts/ (15-*.png).
+ * older history loads on demand; a long description's change shows the start of its texts and
+ * then, asked, the whole entry. Screenshots go to test-artifacts/ (15-*.png).
  *
  * The tests share one workspace and run in order.
  */
@@ -240,6 +241,45 @@ describeInBrowser('a task’s timeline in a real browser', () => {
     await api(workspace.ben, 'PATCH', `/v1/tasks/${taskId}`, { title: 'Book the town hall' });
     await visible(timelineOf(ada).getByText('Ben Okafor renamed this from “Book the venue” to “Book the town hall”'));
     await visible(timelineOf(ada).getByText('You created this task'));
+  });
+
+  it('a long description change shows the start of both texts; "Show the whole texts" fetches the entry whole, on a phone too', async () => {
+    const text = (label: string) =>
+      `${label} starts here. ${'Lorem ipsum dolor sit amet. '.repeat(150)}${label} ENDS HERE`;
+    await api(workspace.ada, 'PATCH', `/v1/tasks/${taskId}`, { description: text('Before') });
+    await api(workspace.ada, 'PATCH', `/v1/tasks/${taskId}`, { description: text('After') });
+    const [entry] = await api(workspace.ada, 'GET', `/v1/tasks/${taskId}/activity?limit=1`);
+    assert.equal(entry.shortened, true, 'the page shortens texts of over 1,000 characters');
+
+    for (const viewport of [undefined, { width: 390, height: 844 }]) {
+      const page = await openPage(run, workspace.ada, 'Rocket', viewport);
+      try {
+        await page.goto(`/tasks/${taskId}`);
+        const edited = timelineOf(page).getByRole('listitem').filter({ hasText: 'You edited the description' });
+        await edited.getByText('Show the start of the texts').click();
+        await visible(edited.getByText('After starts here.'));
+        await visible(edited.getByText('Before starts here.'));
+        assert.equal(await edited.getByText(/ENDS HERE/).count(), 0, 'the texts are cut');
+        await visible(edited.getByText('Each text is cut to its first 1,000 characters.'));
+
+        const whole = page.waitForResponse((r) => r.url().endsWith(`/v1/tasks/${taskId}/activity/${entry.id}`));
+        await edited.getByRole('button', { name: 'Show the whole texts' }).click();
+        assert.equal((await whole).status(), 200);
+        await visible(edited.getByText('After ENDS HERE'));
+        await visible(edited.getByText('Before ENDS HERE'));
+        await gone(edited.getByRole('button', { name: 'Show the whole texts' }));
+        await expectAccessible(page, `a description's change shown whole${viewport ? ' on a phone' : ''}`);
+        if (viewport) {
+          await screenshot(page, '15-phone-description-change');
+          const overflow = await page.evaluate(
+            'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+          );
+          assert.equal(overflow, 0, 'nothing sticks out sideways');
+        }
+      } finally {
+        await page.context().close();
+      }
+    }
   });
 
   it('asked nothing of any other host and raised no page errors', () => assertCleanRun(watch));

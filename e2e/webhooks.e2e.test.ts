@@ -1,7 +1,8 @@
 /**
  * Settings → Webhooks in a real browser against the real `tasklane serve` and a loopback
  * receiver: create a webhook with the event picker (its secret shown once), send a test, read the
- * delivery log and retry a failed delivery, disable and enable, rotate the secret (the old one
+ * delivery log (summaries; a delivery opened is fetched whole, with its body; older deliveries on
+ * demand) and retry a failed delivery, disable and enable, rotate the secret (the old one
  * signs beside the new), see why a webhook was disabled, and a team admin's narrower view (disable
  * or delete another's, nothing else).
  * Every request the receiver gets is verified with the reference `standardwebhooks` package.
@@ -12,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { TEST_WEBHOOK_ENV } from '../test/harness.js';
 import { startReceiver, verify, waitFor, type Receiver } from '../test/webhooks/support.js';
 import { assertCleanRun, describeInBrowser, launchBrowser, requireBrowser, screenshot } from './support/browser.js';
-import { expectAccessible, openPage, visible, type WebappRun } from './support/pages.js';
+import { expectAccessible, gone, openPage, visible, type WebappRun } from './support/pages.js';
 import { eventually, startWorkspace } from './support/workspace.js';
 
 describeInBrowser('Settings → Webhooks in a real browser', () => {
@@ -107,6 +108,53 @@ describeInBrowser('Settings → Webhooks in a real browser', () => {
       await log.getByText('Delivered').nth(1).waitFor({ timeout: 1000 });
     });
     await log.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('the log lists deliveries without bodies, older ones on demand; a delivery opened is fetched whole, with the body sent, on a phone too', async () => {
+    // Fifty tests more: the log's first page (50) no longer reaches the task's delivery.
+    for (let i = 0; i < 50; i++) {
+      assert.equal((await run.workspace.api(run.workspace.ada, 'POST', `/v1/webhooks/${webhookId}/test`)).status, 202);
+    }
+    const logPath = `/v1/webhooks/${webhookId}/deliveries`;
+    for (const viewport of [undefined, { width: 390, height: 844 }]) {
+      const page = viewport ? await openPage(run, run.workspace.ada, 'Rocket', viewport) : ada;
+      try {
+        if (viewport) await page.getByRole('link', { name: 'Settings' }).click();
+        const listed = page.waitForResponse((r) => new URL(r.url()).pathname === logPath);
+        await page
+          .getByRole('listitem', { name: /^Webhook http:\/\/127\.0\.0\.1/ })
+          .getByRole('button', { name: 'Deliveries' })
+          .click();
+        const log = page.getByRole('dialog', { name: /^Deliveries to / });
+        const first = await listed;
+        const summaries: Record<string, unknown>[] = await first.json();
+        assert.equal(summaries.length, 50);
+        assert.ok(
+          summaries.every((d) => !('payload' in d) && !('attempts' in d)),
+          'the log holds no bodies',
+        );
+        assert.match((await first.headerValue('link')) ?? '', /rel="next"/);
+        await eventually(async () => assert.equal(await log.locator('li.delivery').count(), 50));
+        assert.equal(await log.getByText('Task created').count(), 0, 'the oldest are not loaded yet');
+
+        await log.getByRole('button', { name: 'Show older deliveries' }).click();
+        const delivery = log.locator('li.delivery').filter({ hasText: 'Task created' });
+        await visible(delivery);
+        await gone(log.getByRole('button', { name: 'Show older deliveries' }));
+
+        const whole = page.waitForResponse((r) => /\/deliveries\/\d+$/.test(new URL(r.url()).pathname));
+        await delivery.getByText('Task created').click();
+        assert.equal((await whole).status(), 200);
+        await visible(delivery.getByText('receiver says no').first());
+        await delivery.getByText('Body sent').click();
+        await visible(delivery.getByText(/"title":"Through the hook"/));
+        await expectAccessible(page, `the delivery log, one delivery open${viewport ? ', on a phone' : ''}`);
+        if (viewport) await screenshot(page, '16-phone-webhook-delivery');
+        await log.getByRole('button', { name: 'Close' }).click();
+      } finally {
+        if (viewport) await page.context().close();
+      }
+    }
   });
 
   it('disables and enables it; rotating the secret shows the new one, and both sign for a day', async () => {

@@ -117,6 +117,7 @@ class Fixture {
       await owner.api.post(`/v1/tasks/${task.id}/comments`, { body: `Fuzzed comment ${world.listMarker}` }),
       201,
     );
+    const [entry] = expectStatus(await owner.api.get(`/v1/tasks/${task.id}/activity?limit=1`), 200);
     const webhook = await freshWebhook(this.server, world);
     const status = expectStatus(await owner.api.post('/v1/task-statuses', { name: 'Fuzzed status' }), 201);
     const invitation = expectStatus(await owner.api.post('/v1/invitations', { role: 'member' }), 201);
@@ -131,6 +132,7 @@ class Fixture {
       list: list.id,
       task: task.id,
       comment: comment.id,
+      entry: entry.id,
       status: status.id,
       moveTo: world.defaultStatusId,
       invitation: invitation.id,
@@ -186,7 +188,7 @@ async function check(
   const namesGuardedObject = Object.values(request.path).some(
     (value) =>
       value instanceof Ref &&
-      ['list', 'task', 'comment', 'key', 'webhook', 'delivery', 'invitation'].includes(value.kind),
+      ['list', 'task', 'comment', 'entry', 'key', 'webhook', 'delivery', 'invitation'].includes(value.kind),
   );
   if (request.sender !== 'owner' && namesGuardedObject && response.status < 300) {
     fail(`the ${request.sender} succeeded on the owner's object`);

@@ -137,7 +137,7 @@ describe('CORS with CORS_ORIGINS', () => {
     );
   });
 
-  test('a listed origin reads answers, errors included, and the ETag and rate-limit headers', async () => {
+  test('a listed origin reads answers, errors included, and the ETag, next-page Link and rate-limit headers', async () => {
     const list = await owner.api.post('/v1/lists', { name: 'Cross-origin' }, { origin: PAGE_ORIGIN });
     expectStatus(list, 201);
     const read = await owner.api.get(`/v1/lists/${list.body.id}`, { origin: PAGE_ORIGIN });
@@ -147,7 +147,14 @@ describe('CORS with CORS_ORIGINS', () => {
     for (const res of [list, read, denied]) {
       assert.equal(res.headers.get('access-control-allow-origin'), PAGE_ORIGIN, show(res));
       const exposed = (res.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/\s*,\s*/);
-      for (const header of ['etag', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after']) {
+      for (const header of [
+        'etag',
+        'link',
+        'ratelimit-limit',
+        'ratelimit-remaining',
+        'ratelimit-reset',
+        'retry-after',
+      ]) {
         assert.ok(exposed.includes(header), `${header} not exposed: ${exposed.join(', ')}`);
       }
     }

@@ -28,6 +28,7 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
     'list',
     'task',
     'comment',
+    'entry',
     'status',
     'moveTo',
     'user',
@@ -39,7 +40,7 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
     'memberlessList',
   ]),
   // A teammate sees the team's statuses and members, but not the private list, task (nor its
-  // comment), the owner's keys or webhooks, nor the team's invitations.
+  // comment or activity), the owner's keys or webhooks, nor the team's invitations.
   outsider: new Set(['status', 'moveTo', 'user', 'team']),
   stranger: new Set(),
 };
@@ -101,6 +102,8 @@ function realValue(world: World, kind: ObjectKind): string | number {
       return world.taskId;
     case 'comment':
       return world.commentId;
+    case 'entry':
+      return world.entryId;
     case 'status':
       return world.statusId;
     case 'moveTo':
@@ -126,6 +129,7 @@ function missingValue(kind: ObjectKind): string | number {
   return kind === 'list' ||
     kind === 'task' ||
     kind === 'comment' ||
+    kind === 'entry' ||
     kind === 'status' ||
     kind === 'moveTo' ||
     kind === 'delivery' ||

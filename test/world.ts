@@ -40,6 +40,8 @@ export interface World {
   taskId: number;
   /** The owner's comment on the task (its body holds `listMarker`). */
   commentId: number;
+  /** An entry of the task's activity: its creation. */
+  entryId: number;
   /** A status of the team that is not the default (one a request may change or delete). */
   statusId: number;
   /** The team's default status: where a deleted status's tasks may move. */
@@ -98,6 +100,7 @@ export async function createWorld(server: TestServer): Promise<World> {
     await owner.api.post(`/v1/tasks/${task.id}/comments`, { body: `Comment ${listMarker}` }),
     201,
   );
+  const created = expectStatus(await owner.api.get(`/v1/tasks/${task.id}/activity`), 200).at(-1);
   const statuses = await listStatuses(server.store.db, team.id);
   const defaultStatusId = statuses.find((s) => s.isDefault)!.id;
   const status = expectStatus(await owner.api.post('/v1/task-statuses', { name: `Status ${teamMarker}` }), 201);
@@ -124,6 +127,7 @@ export async function createWorld(server: TestServer): Promise<World> {
     listId: list.id,
     taskId: task.id,
     commentId: comment.id,
+    entryId: created.id,
     statusId: status.id,
     defaultStatusId,
     invitationId: invitation.id,

@@ -49,17 +49,19 @@ export function presentChanges(
   return changes;
 }
 
-export function presentActivity(
-  records: readonly ActivityRecord[],
+/** One entry as `reader` sees it, given the people and the lists (those they may see) its page names. */
+export function presentEntry(
+  record: ActivityRecord,
   people: Map<string, Person>,
   lists: Map<number, { id: number; name: string }>,
-): ActivityEntry[] {
-  return records.map((r) => ({
-    id: r.id,
-    taskId: r.taskId,
-    actor: r.actor,
-    kind: r.kind,
-    changes: presentChanges(r.changes, people, lists),
-    createdAt: r.createdAt,
-  }));
+): ActivityEntry {
+  return {
+    id: record.id,
+    taskId: record.taskId,
+    actor: record.actor,
+    kind: record.kind,
+    changes: presentChanges(record.changes, people, lists),
+    createdAt: record.createdAt,
+    shortened: record.shortened,
+  };
 }

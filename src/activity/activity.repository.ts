@@ -4,8 +4,18 @@
  * they are is read for each reader (activity.presenter.ts), since a list's name may be shown only
  * to its members.
  */
-import type { QueryCreator } from 'kysely';
-import type { ActivityKind, Person } from '../contract/index.js';
+import { sql, type Expression, type QueryCreator } from 'kysely';
+import { MAX_PAGE_BYTES, SHORTENED_TEXT_LENGTH, type ActivityKind, type Person } from '../contract/index.js';
+import {
+  jsonDocument,
+  jsonHas,
+  jsonTextAt,
+  jsonWithout,
+  textBytes,
+  textLength,
+  textPrefix,
+  withinBytes,
+} from '../storage/bounded-reads.js';
 import { inList, keeping, listParam, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, Tables } from '../storage/schema.js';
@@ -147,35 +157,110 @@ export interface ActivityRecord {
   kind: ActivityKind;
   changes: StoredChanges;
   createdAt: string;
+  /** A description's `from` or `to` is cut to its first SHORTENED_TEXT_LENGTH characters. */
+  shortened: boolean;
 }
 
-/** Newest first, from the task's (task_id, id) index: the cost of a page does not grow with the task's history. */
-const pageRows = prepared((db, p: { taskId: number; through: number; limit: number }) =>
-  db
+type EntryRow = {
+  id: number;
+  kind: string;
+  changes: string;
+  created_at: string;
+  actor_id: string | null;
+  name: string | null;
+  email: string | null;
+};
+
+const entryColumns = ['a.id', 'a.kind', 'a.created_at', 'u.id as actor_id', 'u.name', 'u.email'] as const;
+
+const toRecord = (taskId: number, r: EntryRow, changes: StoredChanges, shortened: boolean): ActivityRecord => ({
+  id: r.id,
+  taskId,
+  actor: r.actor_id === null ? null : { id: r.actor_id, name: r.name!, email: r.email! },
+  kind: r.kind as ActivityKind,
+  changes,
+  createdAt: r.created_at,
+  shortened,
+});
+
+/**
+ * Newest first, from the task's (task_id, id) index: the cost of a page does not grow with the
+ * task's history. A description's texts (up to 100,000 characters each) come as their first
+ * SHORTENED_TEXT_LENGTH characters and their lengths, the rest of `changes` whole, and the page
+ * stops at about MAX_PAGE_BYTES of them (`withinBytes`): the database never hands the server the
+ * whole texts of a page.
+ */
+const pageRows = prepared((db, p: { taskId: number; through: number; limit: number }) => {
+  // The page's rows, each entry's `changes` parsed once (`doc`); its fields are read from that.
+  const rows = db
     .selectFrom('task_activity as a')
     .leftJoin('users as u', 'u.id', 'a.actor_id')
-    .select(['a.id', 'a.kind', 'a.changes', 'a.created_at', 'u.id as actor_id', 'u.name', 'u.email'])
+    .select(entryColumns)
+    .select(jsonDocument(db, 'a.changes').as('doc'))
     .where('a.task_id', '=', p.taskId)
     .where('a.id', '<=', p.through)
     .orderBy('a.id', 'desc')
-    .limit(p.limit),
-);
+    .limit(p.limit);
+  const rest = jsonWithout(db, 'e.doc', 'description');
+  const from = jsonTextAt(db, 'e.doc', 'description', 'from');
+  const to = jsonTextAt(db, 'e.doc', 'description', 'to');
+  const fromPrefix = textPrefix(db, from, SHORTENED_TEXT_LENGTH);
+  const toPrefix = textPrefix(db, to, SHORTENED_TEXT_LENGTH);
+  const bytesOf = (text: Expression<string | null>) => sql<number>`coalesce(${textBytes(db, text)}, 0)`;
+  const page = db
+    .selectFrom(rows.as('e'))
+    .select(['e.id', 'e.kind', 'e.created_at', 'e.actor_id', 'e.name', 'e.email'])
+    .select([
+      rest.as('changes'),
+      jsonHas(db, 'e.doc', 'description').as('has_description'),
+      fromPrefix.as('description_from'),
+      textLength(db, from).as('description_from_length'),
+      toPrefix.as('description_to'),
+      textLength(db, to).as('description_to_length'),
+      sql<number>`${bytesOf(rest)} + ${bytesOf(fromPrefix)} + ${bytesOf(toPrefix)}`.as('size'),
+    ]);
+  return withinBytes(db, page, 'desc', MAX_PAGE_BYTES);
+});
 
-/** Up to `limit` of the task's entries with ids up to `through`, newest first. */
+/**
+ * The task's entries with ids up to `through`, newest first: up to `limit` + 1 of them (so the
+ * caller knows whether more remain), fewer once their texts pass about MAX_PAGE_BYTES, descriptions
+ * shortened. `found`: how many the read found before it stopped at that budget.
+ */
 export async function activityPage(
   db: Db,
   taskId: number,
   page: { through: number; limit: number },
-): Promise<ActivityRecord[]> {
-  const rows = await pageRows(db, { taskId, through: page.through, limit: page.limit });
-  return rows.map((r) => ({
-    id: r.id,
-    taskId,
-    actor: r.actor_id === null ? null : { id: r.actor_id, name: r.name!, email: r.email! },
-    kind: r.kind as ActivityKind,
-    changes: JSON.parse(r.changes) as StoredChanges,
-    createdAt: r.created_at,
-  }));
+): Promise<{ records: ActivityRecord[]; found: number }> {
+  const rows = await pageRows(db, { taskId, through: page.through, limit: page.limit + 1 });
+  const records = rows.map((r) => {
+    const changes = JSON.parse(r.changes) as StoredChanges;
+    let shortened = false;
+    if (r.has_description) {
+      changes.description = { from: r.description_from, to: r.description_to };
+      shortened = [r.description_from_length, r.description_to_length].some(
+        (length) => length !== null && Number(length) > SHORTENED_TEXT_LENGTH,
+      );
+    }
+    return toRecord(taskId, r, changes, shortened);
+  });
+  return { records, found: Number(rows[0]?.found ?? 0) };
+}
+
+const entryRow = prepared((db, p: { taskId: number; entryId: number }) =>
+  db
+    .selectFrom('task_activity as a')
+    .leftJoin('users as u', 'u.id', 'a.actor_id')
+    .select(entryColumns)
+    .select('a.changes')
+    .where('a.task_id', '=', p.taskId)
+    .where('a.id', '=', p.entryId),
+);
+
+/** One of the task's entries, whole; undefined when it is not one of the task's. */
+export async function findActivity(db: Db, taskId: number, entryId: number): Promise<ActivityRecord | undefined> {
+  const [row] = await entryRow(db, { taskId, entryId });
+  return row && toRecord(taskId, row, JSON.parse(row.changes) as StoredChanges, false);
 }
 
 const peopleRows = prepared((db, p: { userIds: ListParam }) =>

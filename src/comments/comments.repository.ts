@@ -2,7 +2,9 @@
  * Comment rows, always read within their task (the service has found the task in the caller's
  * team and checked access first): a comment id of another task is as missing as one that never was.
  */
-import type { Person } from '../contract/index.js';
+import { sql } from 'kysely';
+import { MAX_PAGE_BYTES, type Person } from '../contract/index.js';
+import { textBytes, withinBytes } from '../storage/bounded-reads.js';
 import { readLocked, type Locked, type RowLock } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { CommentRow, Db } from '../storage/schema.js';
@@ -63,18 +65,37 @@ export function findCommentLocked(
   return readLocked(trx, row, lock, () => findComment(trx, taskId, commentId));
 }
 
-/** Oldest first, from the task's (task_id, id) index: a page costs the same however long the discussion. */
+/**
+ * Oldest first, from the task's (task_id, id) index: a page costs the same however long the
+ * discussion. The page stops at about MAX_PAGE_BYTES of bodies (`withinBytes`), so the database
+ * never hands the server 200 comments of 20,000 characters at once.
+ */
 const pageRows = prepared((db, p: { taskId: number; after: number; limit: number }) =>
-  withAuthor(db).where('c.task_id', '=', p.taskId).where('c.id', '>', p.after).orderBy('c.id').limit(p.limit),
+  withinBytes(
+    db,
+    withAuthor(db)
+      .select(textBytes(db, sql.ref('c.body')).as('size'))
+      .where('c.task_id', '=', p.taskId)
+      .where('c.id', '>', p.after)
+      .orderBy('c.id')
+      .limit(p.limit),
+    'asc',
+    MAX_PAGE_BYTES,
+  ),
 );
 
-/** Up to `limit` of the task's comments with ids above `after`, oldest first. */
+/**
+ * The task's comments with ids above `after`, oldest first: up to `limit` + 1 of them (so the
+ * caller knows whether more remain), fewer once their bodies pass about MAX_PAGE_BYTES. `found`:
+ * how many the read found before it stopped at that budget.
+ */
 export async function commentsPage(
   db: Db,
   taskId: number,
   page: { after: number; limit: number },
-): Promise<CommentRecord[]> {
-  return (await pageRows(db, { taskId, after: page.after, limit: page.limit })).map(toRecord);
+): Promise<{ records: CommentRecord[]; found: number }> {
+  const rows = await pageRows(db, { taskId, after: page.after, limit: page.limit + 1 });
+  return { records: rows.map(toRecord), found: Number(rows[0]?.found ?? 0) };
 }
 
 const insertRow = prepared((db, p: { taskId: number; authorId: string; body: string; now: string }) =>

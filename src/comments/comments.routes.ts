@@ -1,9 +1,16 @@
 import type { FastifyReply } from 'fastify';
-import { Type } from 'typebox';
 import { etagOf } from '../http/etag.js';
 import type { App, AppDeps } from '../http/app-types.js';
+import { sendPage } from '../http/next-page.js';
 import { errorResponses } from '../contract/common.js';
-import { Comment, CommentBody, CommentDeleted, CommentParams, CommentsQuery } from '../contract/comments.js';
+import {
+  Comment,
+  CommentBody,
+  CommentDeleted,
+  CommentParams,
+  CommentsPage,
+  CommentsQuery,
+} from '../contract/comments.js';
 import { TaskIdParams } from '../contract/tasks.js';
 import * as service from './comments.service.js';
 
@@ -24,10 +31,16 @@ export function commentsRoutes(app: App, _deps: AppDeps): void {
         tags,
         params: TaskIdParams,
         querystring: CommentsQuery,
-        response: { 200: Type.Array(Comment), ...errorResponses(400, 403, 404) },
+        response: { 200: CommentsPage, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => service.listComments(request.store, request.caller, request.params.taskId, request.query),
+    async (request, reply) =>
+      sendPage(
+        request,
+        reply,
+        await service.listComments(request.store, request.caller, request.params.taskId, request.query),
+        'after',
+      ),
   );
 
   app.post(

@@ -17,6 +17,7 @@ import { recordEvent } from '../changes/outbox.js';
 import { checkIfMatch } from '../http/etag.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { toId } from '../ids.js';
+import { fillPage, type Page } from '../pages.js';
 import type { Store } from '../storage/database.js';
 import type { Locked, RowLock } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
@@ -75,13 +76,14 @@ export async function listComments(
   caller: Caller,
   rawTaskId: string,
   query: CommentsQuery,
-): Promise<Comment[]> {
+): Promise<Page<Comment>> {
   const task = await loadAccessibleTask(store.db, caller, rawTaskId);
-  const page = await comments.commentsPage(store.db, task.id, {
+  const limit = pageLimit(query.limit);
+  const { records, found } = await comments.commentsPage(store.db, task.id, {
     after: cursorBound(query.after, 'after'),
-    limit: pageLimit(query.limit),
+    limit,
   });
-  return page.map(presentComment);
+  return fillPage(records, found, limit, presentComment);
 }
 
 export async function getComment(

@@ -1,12 +1,19 @@
-/** A task's activity: GET /v1/tasks/{taskId}/activity. */
+/** A task's activity: GET /v1/tasks/{taskId}/activity, and one whole entry: …/activity/{entryId}. */
 import { Type, type Static, type TSchema } from 'typebox';
-import { NarrowString, NullableNumber, NullableString, Person } from './common.js';
+import { NarrowString, NullableNumber, NullableString, Page, Person } from './common.js';
 import { ACTIVITY_KINDS, type ActivityKind } from './enums.js';
 import { ListRef, PriorityOut } from './tasks.js';
 
 /** Most entries (or comments) one page may hold, and how many a page holds by default. */
 export const MAX_PAGE_LIMIT = 200;
 export const DEFAULT_PAGE_LIMIT = 50;
+
+/**
+ * In a page of activity, a description's `from` and `to` longer than this many characters
+ * (Unicode code points) are cut to their first SHORTENED_TEXT_LENGTH, and the entry says
+ * `shortened`: a page of 200 changes of 100,000-character descriptions would otherwise be 40 MB.
+ */
+export const SHORTENED_TEXT_LENGTH = 1_000;
 
 /** `limit` of a timeline or comments page: 1 to 200. */
 export const PageLimit = (what: string) =>
@@ -82,5 +89,19 @@ export const ActivityEntry = Type.Object({
   kind: NarrowString<ActivityKind>({ description: `One of ${ACTIVITY_KINDS.join(', ')}.` }),
   changes: ActivityChanges,
   createdAt: Type.String(),
+  shortened: Type.Boolean({
+    description:
+      `True when a text of \`changes\` (a description's \`from\` or \`to\`) is cut to its first ` +
+      `${SHORTENED_TEXT_LENGTH.toLocaleString('en-US')} characters in this page; ` +
+      'GET /v1/tasks/{taskId}/activity/{entryId} answers the whole entry (there it is always false).',
+  }),
 });
 export type ActivityEntry = Static<typeof ActivityEntry>;
+
+/** A page of a task's activity, newest first. */
+export const ActivityPage = Page(ActivityEntry, '`before=<id of the last entry>`');
+
+export const ActivityEntryParams = Type.Object({
+  taskId: Type.String({ pattern: '^\\d+$', errorMessage: 'taskId must be a number.' }),
+  entryId: Type.String({ pattern: '^\\d+$', errorMessage: 'entryId must be a number.' }),
+});

@@ -1,6 +1,6 @@
 /** Comments on a task: /v1/tasks/{taskId}/comments… */
 import { Type, type Static } from 'typebox';
-import { Person } from './common.js';
+import { Page, Person } from './common.js';
 import { Cursor, PageLimit } from './activity.js';
 import { MarkdownSource } from './tasks.js';
 
@@ -47,6 +47,9 @@ export const Comment = Type.Object({
   updatedAt: Type.String({ description: 'Later than createdAt once the comment has been edited.' }),
 });
 export type Comment = Static<typeof Comment>;
+
+/** A page of a task's comments, oldest first. */
+export const CommentsPage = Page(Comment, '`after=<id of the last comment>`');
 
 export const CommentDeleted = Type.Object({ id: Type.Number(), taskId: Type.Number(), deleted: Type.Boolean() });
 export type CommentDeleted = Static<typeof CommentDeleted>;

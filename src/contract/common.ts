@@ -10,6 +10,35 @@ export const MAX_ID = 2_147_483_647;
  */
 export const MAX_IDS_PER_FIELD = 1_000;
 
+/**
+ * Most bytes of JSON one page of a size-capped list holds (docs/api.md, "Page sizes"): a page
+ * stops before the item that would take it past this, so it may hold fewer items than `limit`
+ * asked for; its first item always comes, however large.
+ */
+export const MAX_PAGE_BYTES = 1_048_576;
+
+/** The response header that leads to the next page of a size-capped list, when more items remain. */
+export const NEXT_PAGE_HEADER = 'Link';
+
+/**
+ * A page of a size-capped list: an array of `item`s, and the Link header that says more remain.
+ * `cursor` is how the next page is asked for (`before=<id of the last item>`).
+ */
+export function Page<T extends TSchema>(item: T, cursor: string) {
+  return Type.Array(item, {
+    description:
+      `At most \`limit\` items, and fewer when they would take the answer past ${MAX_PAGE_BYTES.toLocaleString('en-US')} ` +
+      `bytes (the first always comes). When more remain, the ${NEXT_PAGE_HEADER} header names the next page: ` +
+      `${cursor}.`,
+    headers: {
+      [NEXT_PAGE_HEADER]: Type.String({
+        description:
+          'Present only when more items remain: `<path?query>; rel="next"`, this request with its cursor moved past the last item.',
+      }),
+    },
+  });
+}
+
 /** The only shape of a 4xx/5xx body. */
 export const ErrorBody = Type.Object({ error: Type.String() }, { additionalProperties: false });
 

@@ -1,6 +1,6 @@
 /** Outgoing webhooks: /v1/webhooks (an extension; docs/api.md, "Webhooks"). */
 import { Type, type Static } from 'typebox';
-import { IdParam, NullableString, Nullable, Person, StringEnum, Uuid } from './common.js';
+import { IdParam, NullableString, Nullable, Page, Person, StringEnum, Uuid } from './common.js';
 import { CHANGE_EVENT_TYPES } from './enums.js';
 
 /** The body `type` of the delivery POST /v1/webhooks/{id}/test sends. */
@@ -121,17 +121,34 @@ export type WebhookAttempt = Static<typeof WebhookAttempt>;
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const WebhookDelivery = Type.Object({
+/**
+ * A delivery as its webhook's log lists it: what happened, and its newest attempt. Its body and
+ * every attempt are in GET /v1/webhooks/{webhookId}/deliveries/{deliveryId}, one delivery at a
+ * time: a body holds a whole task (descriptions of up to 100,000 characters and their change).
+ */
+export const WebhookDeliverySummary = Type.Object({
   id: Type.Integer(),
   messageId: Type.String({ description: 'The webhook-id header: the same on every attempt.' }),
   type: Type.String(),
   status: StringEnum(DELIVERY_STATUSES),
   occurredAt: Type.String(),
-  attemptCount: Type.Integer(),
+  attemptCount: Type.Integer({ description: 'The attempts logged (each is kept for 30 days).' }),
   nextAttemptAt: Type.Union([Type.String(), Type.Null()], {
     description: 'When a pending delivery is tried next (it waits while its webhook is disabled).',
   }),
   finishedAt: NullableString,
+  lastAttempt: Type.Union([WebhookAttempt, Type.Null()], {
+    description: 'The newest attempt; null before the first.',
+  }),
+});
+export type WebhookDeliverySummary = Static<typeof WebhookDeliverySummary>;
+
+/** A page of a webhook's deliveries, newest first. */
+export const DeliveriesPage = Page(WebhookDeliverySummary, '`before=<id of the last delivery>`');
+
+/** One delivery whole: its summary, the body as sent and every attempt logged. */
+export const WebhookDelivery = Type.Object({
+  ...WebhookDeliverySummary.properties,
   payload: Type.Union([Type.String(), Type.Null()], {
     description: 'The body as sent, JSON text; null before the first attempt.',
   }),

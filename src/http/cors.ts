@@ -5,7 +5,7 @@
  * CORS were closed.
  */
 import cors from '@fastify/cors';
-import { ERROR_DETAIL_HEADER } from '../contract/common.js';
+import { ERROR_DETAIL_HEADER, NEXT_PAGE_HEADER } from '../contract/common.js';
 import type { App } from './app-types.js';
 
 /** Request headers a cross-origin API client may send (beyond the CORS-safelisted ones). */
@@ -14,6 +14,8 @@ export const CORS_ALLOWED_HEADERS = ['x-api-key', 'content-type', 'idempotency-k
 export const CORS_EXPOSED_HEADERS = [
   ERROR_DETAIL_HEADER,
   'ETag',
+  // The next page of a list capped by size (docs/api.md, "Page sizes").
+  NEXT_PAGE_HEADER,
   'RateLimit-Limit',
   'RateLimit-Remaining',
   'RateLimit-Reset',

@@ -1,6 +1,6 @@
 /** Webhooks and their deliveries as the API shows them: never a secret, except once beside its webhook. */
-import type { Webhook, WebhookDelivery, WebhookWithSecret } from '../contract/webhooks.js';
-import type { DeliveryRecord } from './deliveries.repository.js';
+import type { Webhook, WebhookDelivery, WebhookDeliverySummary, WebhookWithSecret } from '../contract/webhooks.js';
+import type { DeliveryRecord, DeliverySummaryRecord } from './deliveries.repository.js';
 import { messageIdOf } from './signing.js';
 import type { WebhookRecord } from './webhooks.repository.js';
 
@@ -26,17 +26,20 @@ export function presentWithSecret(webhook: WebhookRecord, secret: string): Webho
   return { ...presentWebhook(webhook), secret };
 }
 
-export function presentDelivery(delivery: DeliveryRecord): WebhookDelivery {
+export function presentDeliverySummary(delivery: DeliverySummaryRecord): WebhookDeliverySummary {
   return {
     id: delivery.id,
     messageId: messageIdOf(delivery.id),
     type: delivery.type,
     status: delivery.status,
     occurredAt: delivery.occurredAt,
-    attemptCount: delivery.attempts.length,
+    attemptCount: delivery.attemptCount,
     nextAttemptAt: delivery.status === 'pending' ? delivery.nextAttemptAt : null,
     finishedAt: delivery.finishedAt,
-    payload: delivery.payload,
-    attempts: delivery.attempts,
+    lastAttempt: delivery.lastAttempt,
   };
+}
+
+export function presentDelivery(delivery: DeliveryRecord): WebhookDelivery {
+  return { ...presentDeliverySummary(delivery), payload: delivery.payload, attempts: delivery.attempts };
 }

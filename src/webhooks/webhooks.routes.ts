@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../contract/common.js';
 import {
   CreateWebhookBody,
+  DeliveriesPage,
   DeliveriesQuery,
   DeliveryIdParams,
   UpdateWebhookBody,
@@ -13,6 +14,8 @@ import {
   WebhookWithSecret,
 } from '../contract/webhooks.js';
 import type { App, AppDeps } from '../http/app-types.js';
+import { sendPage } from '../http/next-page.js';
+import * as deliveryLog from './deliveries.service.js';
 import * as service from './webhooks.service.js';
 
 const tags = ['Webhooks'];
@@ -123,14 +126,35 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
     '/v1/webhooks/:webhookId/deliveries',
     {
       schema: {
-        summary: "A webhook's deliveries, newest first, each with its attempts (kept 30 days)",
+        summary:
+          "A webhook's deliveries, newest first, each with its newest attempt (bodies and every attempt: one delivery's read)",
         tags,
         params: WebhookIdParams,
         querystring: DeliveriesQuery,
-        response: { 200: Type.Array(WebhookDelivery), ...errorResponses(400, 403, 404) },
+        response: { 200: DeliveriesPage, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => service.listDeliveries(request.store, request.caller, request.params.webhookId, request.query),
+    async (request, reply) =>
+      sendPage(
+        request,
+        reply,
+        await deliveryLog.listDeliveries(request.store, request.caller, request.params.webhookId, request.query),
+        'before',
+      ),
+  );
+
+  app.get(
+    '/v1/webhooks/:webhookId/deliveries/:deliveryId',
+    {
+      schema: {
+        summary: 'One delivery whole: the body as sent and its attempts, newest first',
+        tags,
+        params: DeliveryIdParams,
+        response: { 200: WebhookDelivery, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) =>
+      deliveryLog.getDelivery(request.store, request.caller, request.params.webhookId, request.params.deliveryId),
   );
 
   app.post(

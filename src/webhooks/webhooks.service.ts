@@ -35,7 +35,6 @@ import { queuedDeliveries } from './wakeups.js';
 export const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
 /** The longest a URL's host may take to resolve when it is checked at creation. */
 const RESOLVE_TIMEOUT_MS = 5_000;
-const DEFAULT_PAGE = 50;
 
 const OWNER_ONLY =
   "Only the webhook's owner can do this; the team's owners and admins may only list, disable and delete it.";
@@ -52,7 +51,7 @@ async function visibleWebhook(db: Db, caller: Caller, rawId: string): Promise<We
 }
 
 /** The caller's own webhook (another's they may see is a 403). */
-async function ownWebhook(db: Db, caller: Caller, rawId: string): Promise<WebhookRecord> {
+export async function ownWebhook(db: Db, caller: Caller, rawId: string): Promise<WebhookRecord> {
   const webhook = await visibleWebhook(db, caller, rawId);
   if (webhook.owner.id !== caller.userId) throw forbidden(OWNER_ONLY);
   return webhook;
@@ -259,20 +258,6 @@ export async function sendTest(store: Store, caller: Caller, rawId: string): Pro
   });
   queuedDeliveries.publish({ teamId: caller.teamId });
   return presentDelivery(queued);
-}
-
-export async function listDeliveries(
-  store: Store,
-  caller: Caller,
-  rawId: string,
-  page: { limit?: number; before?: number },
-): Promise<WebhookDelivery[]> {
-  const webhook = await ownWebhook(store.db, caller, rawId);
-  const found = await deliveries.listDeliveries(store.db, webhook.id, {
-    limit: page.limit ?? DEFAULT_PAGE,
-    before: page.before,
-  });
-  return found.map(presentDelivery);
 }
 
 /** Sends the delivery again (with the same webhook-id), as soon as its turn in the endpoint's queue comes. */

@@ -31,7 +31,15 @@ describe(`task activity (${TEST_STORE})`, () => {
       assert.deepEqual(Object.keys(entry).sort(), ENTRY_KEYS);
       assert.deepEqual(
         { ...entry, id: 0, createdAt: '' },
-        { id: 0, taskId: task.id, actor: person(owner), kind: 'task.created', changes: {}, createdAt: '' },
+        {
+          id: 0,
+          taskId: task.id,
+          actor: person(owner),
+          kind: 'task.created',
+          changes: {},
+          createdAt: '',
+          shortened: false,
+        },
       );
       assert.equal(typeof entry.id, 'number');
       assert.ok(isIsoTimestamp(entry.createdAt), entry.createdAt);

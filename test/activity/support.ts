@@ -9,9 +9,10 @@ export interface Entry {
   kind: string;
   changes: Record<string, { from: any; to: any }>;
   createdAt: string;
+  shortened: boolean;
 }
 
-export const ENTRY_KEYS = ['actor', 'changes', 'createdAt', 'id', 'kind', 'taskId'];
+export const ENTRY_KEYS = ['actor', 'changes', 'createdAt', 'id', 'kind', 'shortened', 'taskId'];
 
 /** A person as the API shows one. */
 export const person = (a: Actor) => ({ id: a.userId, name: a.name, email: a.email });

@@ -20,6 +20,8 @@ export function refKindOf(name: string, schema: JsonSchema): RefKind | undefined
   if (/^moveTo$/.test(name)) return 'moveTo';
   if (/invitation/i.test(name)) return 'invitation';
   if (/comment/i.test(name)) return 'comment';
+  // An entry of a task's activity.
+  if (/^entryId$/.test(name)) return 'entry';
   if (/webhook/i.test(name)) return 'webhook';
   if (/delivery/i.test(name)) return 'delivery';
   if (/status/i.test(name)) return 'status';

@@ -10,6 +10,7 @@ export type RefKind =
   | 'list'
   | 'task'
   | 'comment'
+  | 'entry'
   | 'status'
   | 'user'
   | 'team'

@@ -151,7 +151,13 @@ export async function waitFor<T>(
   }
 }
 
-/** The webhook's deliveries as its owner reads them. */
+/**
+ * The webhook's deliveries as its owner reads them, whole: the log's newest page (summaries), then
+ * each delivery with its body and attempts (GET …/deliveries/{deliveryId}).
+ */
 export async function deliveriesOf(api: Client, webhookId: string): Promise<any[]> {
-  return expectStatus(await api.get(`/v1/webhooks/${webhookId}/deliveries?limit=100`), 200);
+  const log: { id: number }[] = expectStatus(await api.get(`/v1/webhooks/${webhookId}/deliveries?limit=100`), 200);
+  const whole = [];
+  for (const { id } of log) whole.push(expectStatus(await api.get(`/v1/webhooks/${webhookId}/deliveries/${id}`), 200));
+  return whole;
 }

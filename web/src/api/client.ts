@@ -31,6 +31,18 @@ export interface ApiResponse<T> {
   data: T;
   /** The ETag of a single task or list, for If-Match on the next change. */
   etag: string | null;
+  /** The answer's headers (a list's `Link` to its next page). */
+  headers: Headers;
+}
+
+/**
+ * A page of a list the server caps by size (activity, comments, deliveries): it may hold fewer
+ * items than asked for while more remain, so the end is known from its `Link` header, not its length.
+ */
+export interface Page<T> {
+  items: T[];
+  /** More items remain after these (the answer named a next page). */
+  more: boolean;
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -95,10 +107,15 @@ export async function request<T>(method: Method, path: string, options: RequestO
     if (response.status === 401 && !CREDENTIAL_CHECKS.has(path)) onSessionEnded();
     throw new ApiError(response.status, message, errorDetail(response));
   }
-  return { data: json as T, etag: response.headers.get('etag') };
+  return { data: json as T, etag: response.headers.get('etag'), headers: response.headers };
 }
 
 export const get = async <T>(path: string, query?: URLSearchParams) => (await request<T>('GET', path, { query })).data;
+/** A page of a list; the next is asked for with the list's cursor past its last item, as before. */
+export async function getPage<T>(path: string, query?: URLSearchParams): Promise<Page<T>> {
+  const { data, headers } = await request<T[]>('GET', path, { query });
+  return { items: data, more: /\brel="next"/.test(headers.get('link') ?? '') };
+}
 export const post = async <T>(path: string, body?: unknown) => (await request<T>('POST', path, { body })).data;
 export const patch = async <T>(path: string, body: unknown) => (await request<T>('PATCH', path, { body })).data;
 export const del = async <T>(path: string) => (await request<T>('DELETE', path)).data;

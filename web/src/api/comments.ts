@@ -1,5 +1,5 @@
 /** Comments on a task: read oldest first, written by anyone with access, edited by their author. */
-import { get, request, type ApiResponse } from './client';
+import { getPage, request, type ApiResponse } from './client';
 import type { Comment, CommentBody, CommentDeleted } from '@contract';
 
 /** The API's longest comment, in characters (the contract's MAX_COMMENT_LENGTH, not imported as a value). */
@@ -17,10 +17,11 @@ export async function fetchCommentsFrom(taskId: number, fromId?: number): Promis
   for (;;) {
     const query = new URLSearchParams({ limit: String(COMMENTS_PAGE) });
     if (after !== undefined) query.set('after', String(after));
-    const page = await get<Comment[]>(path(taskId), query);
-    comments.push(...page);
-    if (page.length < COMMENTS_PAGE) return comments;
-    after = page[page.length - 1]!.id;
+    const page = await getPage<Comment>(path(taskId), query);
+    comments.push(...page.items);
+    // A page cut by its size holds fewer than asked for: only the answer says whether more remain.
+    if (!page.more || page.items.length === 0) return comments;
+    after = page.items[page.items.length - 1]!.id;
   }
 }
 

@@ -1,11 +1,12 @@
 /** The caller's webhooks (and, for a team's owners and admins, everyone's): /v1/webhooks. */
-import { del, get, patch, post } from './client';
+import { del, get, getPage, patch, post } from './client';
 import type {
   CreateWebhookBody,
   UpdateWebhookBody,
   Webhook,
   WebhookDeleted,
   WebhookDelivery,
+  WebhookDeliverySummary,
   WebhookWithSecret,
 } from '@contract';
 
@@ -17,6 +18,13 @@ export const updateWebhook = (webhookId: string, body: UpdateWebhookBody) => pat
 export const deleteWebhook = (webhookId: string) => del<WebhookDeleted>(pathOf(webhookId));
 export const rotateSecret = (webhookId: string) => post<WebhookWithSecret>(`${pathOf(webhookId)}/rotate-secret`);
 export const sendTest = (webhookId: string) => post<WebhookDelivery>(`${pathOf(webhookId)}/test`);
-export const fetchDeliveries = (webhookId: string) => get<WebhookDelivery[]>(`${pathOf(webhookId)}/deliveries`);
+/** A page of the delivery log, newest first (with `before`, the deliveries older than that id): no bodies. */
+export function fetchDeliveries(webhookId: string, before?: number) {
+  const query = before === undefined ? undefined : new URLSearchParams({ before: String(before) });
+  return getPage<WebhookDeliverySummary>(`${pathOf(webhookId)}/deliveries`, query);
+}
+/** One delivery whole: the body as sent and its attempts. */
+export const fetchDelivery = (webhookId: string, deliveryId: number) =>
+  get<WebhookDelivery>(`${pathOf(webhookId)}/deliveries/${deliveryId}`);
 export const retryDelivery = (webhookId: string, deliveryId: number) =>
   post<WebhookDelivery>(`${pathOf(webhookId)}/deliveries/${deliveryId}/retry`);

@@ -1,7 +1,8 @@
-/** One activity entry: a sentence ("Ada moved this to Done") and when. */
+/** One activity entry: a sentence ("Ada moved this to Done") and when; a description's texts behind a disclosure. */
 import type { ActivityEntry } from '@contract';
 import { Link } from '../ui/Link';
 import { describeEntry, type Part, type Reader } from './activity-text';
+import { DescriptionChange } from './DescriptionChange';
 import { RelativeTime } from './RelativeTime';
 
 export function ActivityItem({ entry, reader, now }: { entry: ActivityEntry; reader: Reader; now: number }) {
@@ -11,6 +12,7 @@ export function ActivityItem({ entry, reader, now }: { entry: ActivityEntry; rea
       <p>
         {describeEntry(entry, reader).map(renderPart)} <RelativeTime iso={entry.createdAt} now={now} />
       </p>
+      {entry.changes.description && <DescriptionChange entry={entry} />}
     </li>
   );
 }

@@ -9,6 +9,7 @@
  * whole activity is loaded, every comment is.
  */
 import type { ActivityEntry, Comment, Person } from '@contract';
+import type { Page } from '../api/client';
 
 export type TimelineItem =
   | { type: 'activity'; key: string; at: number; entry: ActivityEntry }
@@ -26,27 +27,27 @@ export function commentIdOf(entry: ActivityEntry): number | null {
 }
 
 /**
- * Joins the newest page (just fetched, newest first, asked for one entry more than `pageSize`
- * so that whether older ones remain is known without another request) to what is held. If the
- * page reaches what is held, the older entries stay; if more happened meanwhile than a page
+ * Joins the newest page (just fetched, newest first; `more` when older entries remain, which the
+ * server says, as a page cut by its size holds fewer entries than asked for) to what is held. If
+ * the page reaches what is held, the older entries stay; if more happened meanwhile than a page
  * holds, the held entries are dropped (they are no longer next to the newest) and older ones
  * load on demand.
  */
-export function joinNewest(held: LoadedActivity, page: ActivityEntry[], pageSize: number): LoadedActivity {
-  const entries = page.slice(0, pageSize);
-  if (page.length <= pageSize) return { entries, hasOlder: false };
+export function joinNewest(held: LoadedActivity, page: Page<ActivityEntry>): LoadedActivity {
+  const entries = page.items;
+  if (!page.more || entries.length === 0) return { entries, hasOlder: false };
   const oldestOfPage = entries[entries.length - 1]!.id;
   const newestHeld = held.entries[0]?.id;
   if (newestHeld === undefined || oldestOfPage > newestHeld) return { entries, hasOlder: true };
   return { entries: [...entries, ...held.entries.filter((entry) => entry.id < oldestOfPage)], hasOlder: held.hasOlder };
 }
 
-/** Adds an older page (fetched `before` the oldest entry held, one entry more than `pageSize`). */
-export function joinOlder(held: LoadedActivity, page: ActivityEntry[], pageSize: number): LoadedActivity {
+/** Adds an older page (fetched `before` the oldest entry held). */
+export function joinOlder(held: LoadedActivity, page: Page<ActivityEntry>): LoadedActivity {
   const oldestHeld = held.entries[held.entries.length - 1]?.id ?? Infinity;
   return {
-    entries: [...held.entries, ...page.slice(0, pageSize).filter((entry) => entry.id < oldestHeld)],
-    hasOlder: page.length > pageSize,
+    entries: [...held.entries, ...page.items.filter((entry) => entry.id < oldestHeld)],
+    hasOlder: page.more,
   };
 }
 

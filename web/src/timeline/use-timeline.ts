@@ -7,7 +7,7 @@
  * and "show older" never undo each other; a burst of events is folded into one refresh.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ACTIVITY_PAGE, fetchActivity } from '../api/activity';
+import { fetchActivity } from '../api/activity';
 import { messageOf } from '../api/client';
 import { fetchCommentsFrom } from '../api/comments';
 import type { Comment } from '@contract';
@@ -69,7 +69,7 @@ export function useTimeline(taskId: number) {
       refreshQueued.current = false;
       const changesBefore = localChanges.current;
       const page = await fetchActivity(taskId);
-      const activity = joinNewest(current.current.activity, page, ACTIVITY_PAGE);
+      const activity = joinNewest(current.current.activity, page);
       const comments = await commentsFor(taskId, activity);
       if (localChanges.current !== changesBefore) return;
       update((data) => ({ ...data, activity, comments, loaded: true, error: null }));
@@ -88,8 +88,8 @@ export function useTimeline(taskId: number) {
       const changesBefore = localChanges.current;
       const held = current.current.activity;
       const oldest = held.entries[held.entries.length - 1];
-      const page = oldest ? await fetchActivity(taskId, { before: oldest.id }) : [];
-      const activity = joinOlder(held, page, ACTIVITY_PAGE);
+      const page = oldest ? await fetchActivity(taskId, { before: oldest.id }) : { items: [], more: false };
+      const activity = joinOlder(held, page);
       const comments = await commentsFor(taskId, activity);
       // Changed meanwhile by this person: the comments on screen are newer than these.
       const fresh = localChanges.current === changesBefore;
