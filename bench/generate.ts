@@ -29,7 +29,7 @@ import { openStore, type Store } from '../src/storage/database.js';
 import { setSerialHighWater } from '../src/storage/dialect.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import type { Db, TaskListItemsTable } from '../src/storage/schema.js';
-import { createTeam } from '../src/team/team.service.js';
+import { createTeam } from '../src/membership/accounts.service.js';
 import { PRIORITIES } from '../src/contract/enums.js';
 import { seededRng } from '../test/random.js';
 

@@ -36,6 +36,7 @@ import { StreamLimits } from './realtime/stream-limits.js';
 import { sessionRoutes, signInRoute } from './sessions/sessions.routes.js';
 import { statusesRoutes } from './statuses/statuses.routes.js';
 import { teamRoutes } from './team/team.routes.js';
+import { memberRoutes } from './membership/members.routes.js';
 import { isDatabaseUnavailable } from './storage/errors.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { queuedDeliveries } from './webhooks/wakeups.js';
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   /** Every /v1 route module, in one list: grep here to find an endpoint. */
   const v1Routes = [
     teamRoutes,
+    memberRoutes,
     invitationsRoutes,
     listsRoutes,
     statusesRoutes,

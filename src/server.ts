@@ -10,7 +10,7 @@ import { prepareShutdown } from './http/shutdown.js';
 import { applyTimeouts } from './http/timeouts.js';
 import { openStore, type Store } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
-import { bootstrapIfEmpty, type Bootstrap } from './team/team.service.js';
+import { bootstrapIfEmpty, type Bootstrap } from './membership/accounts.service.js';
 
 export interface RunningServer {
   app: App;

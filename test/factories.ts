@@ -7,7 +7,7 @@ import { insertKey } from '../src/keys/keys.repository.js';
 import type { Store } from '../src/storage/database.js';
 import type { Role } from '../src/storage/schema.js';
 import { upsertMember } from '../src/team/teams.repository.js';
-import { createTeam } from '../src/team/team.service.js';
+import { createTeam } from '../src/membership/accounts.service.js';
 import { insertUser } from '../src/team/users.repository.js';
 import type { Client, TestServer } from './harness.js';
 

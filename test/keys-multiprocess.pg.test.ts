@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { openStore } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { upsertMember } from '../src/team/teams.repository.js';
-import { createTeam } from '../src/team/team.service.js';
+import { createTeam } from '../src/membership/accounts.service.js';
 import { hashPassword } from '../src/team/passwords.js';
 import { insertUser } from '../src/team/users.repository.js';
 import { Client, expectError, expectStatus, tempDatabase, type TempDatabase } from './harness.js';

@@ -21,7 +21,7 @@ import { insertKey } from '../src/keys/keys.repository.js';
 import { openStore, type Store } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { upsertMember } from '../src/team/teams.repository.js';
-import { createTeam } from '../src/team/team.service.js';
+import { createTeam } from '../src/membership/accounts.service.js';
 import { tempDatabase, TEST_WEBHOOK_ENV, type TempDatabase } from './harness.js';
 import { cliEnv, killAll, runCli, serve, TIMEOUT, type Run, type Serving } from './processes.js';
 

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { insertKey } from '../src/keys/keys.repository.js';
 import { openStore, type Store } from '../src/storage/database.js';
 import { upsertMember } from '../src/team/teams.repository.js';
-import { createTeam } from '../src/team/team.service.js';
+import { createTeam } from '../src/membership/accounts.service.js';
 import { hashPassword } from '../src/team/passwords.js';
 import { insertUser } from '../src/team/users.repository.js';
 import { Client, show, tempDatabase, type Response, type TempDatabase } from './harness.js';

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { insertKey } from '../../src/keys/keys.repository.js';
 import { openStore } from '../../src/storage/database.js';
 import { upsertMember } from '../../src/team/teams.repository.js';
-import { createTeam } from '../../src/team/team.service.js';
+import { createTeam } from '../../src/membership/accounts.service.js';
 import { hashPassword } from '../../src/team/passwords.js';
 import { insertUser } from '../../src/team/users.repository.js';
 import { send } from './client.js';

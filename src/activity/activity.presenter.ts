@@ -7,7 +7,8 @@
  */
 import type { ActivityChanges, ActivityEntry, Person } from '../contract/index.js';
 import { byNameThenId } from '../ids.js';
-import type { ActivityRecord, StoredChanges } from './activity.repository.js';
+import type { StoredChanges } from '../changes/activity-entries.js';
+import type { ActivityRecord } from './activity.repository.js';
 
 /** Who and what the entries of a page name: the ids to look up for this reader. */
 export function namedIn(records: readonly { changes: StoredChanges }[]): { userIds: string[]; listIds: number[] } {

@@ -1,10 +1,10 @@
 /**
- * Task activity rows: written in the transaction of the change they record, read a page at a
- * time by task. `changes` is JSON holding people and lists by id (`StoredChanges`); who and what
+ * Task activity rows, read a page at a time by task (changes/activity-entries.ts writes them, in
+ * the transaction of the change they record). `changes` is JSON holding people and lists by id (`StoredChanges`); who and what
  * they are is read for each reader (activity.presenter.ts), since a list's name may be shown only
  * to its members.
  */
-import { sql, type Expression, type QueryCreator } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import { MAX_PAGE_BYTES, SHORTENED_TEXT_LENGTH, type ActivityKind, type Person } from '../contract/index.js';
 import {
   jsonDocument,
@@ -16,138 +16,10 @@ import {
   textPrefix,
   withinBytes,
 } from '../storage/bounded-reads.js';
-import { inList, keeping, listParam, type ListParam } from '../storage/dialect.js';
+import { inList, listParam, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
-import type { Db, Tables } from '../storage/schema.js';
-
-/** A change of one field: before and after. */
-export interface FieldChange<T> {
-  from: T;
-  to: T;
-}
-
-/** What an entry stores: as `ActivityChanges`, with people (user ids) and lists (list ids) by id. */
-export interface StoredChanges {
-  title?: FieldChange<string>;
-  description?: FieldChange<string | null>;
-  priority?: FieldChange<string | null>;
-  dueDate?: FieldChange<string | null>;
-  status?: FieldChange<{ id: number; name: string }>;
-  parentId?: FieldChange<number | null>;
-  assignees?: FieldChange<string[]>;
-  taskLists?: FieldChange<number[]>;
-  commentId?: FieldChange<number | null>;
-}
-
-/** One entry to record. */
-export interface NewActivity {
-  taskId: number;
-  /** Null: an operator's change (`tasklane admin`). */
-  actorId: string | null;
-  kind: ActivityKind;
-  changes: StoredChanges;
-}
-
-/** The values of one row, `changes` as JSON text. */
-export type ActivityValues = {
-  taskId: number;
-  actorId: string | null;
-  kind: string;
-  changes: string;
-  createdAt: string;
-};
-
-export const activityValues = (entry: NewActivity, createdAt: string): ActivityValues => ({
-  taskId: entry.taskId,
-  actorId: entry.actorId,
-  kind: entry.kind,
-  changes: JSON.stringify(entry.changes),
-  createdAt,
-});
-
-/**
- * Inserts one entry: a statement of its own, or a part of a larger one (changes/outbox.ts folds
- * it into the statement that records the change's event, so it costs no round trip).
- */
-export const insertActivity = (db: QueryCreator<Tables>, p: ActivityValues) =>
-  db.insertInto('task_activity').values({
-    task_id: p.taskId,
-    actor_id: p.actorId,
-    kind: p.kind,
-    changes: p.changes,
-    created_at: p.createdAt,
-  });
-
-const insertActivityRow = prepared(insertActivity);
-
-/** Records one entry in the caller's transaction. */
-export async function recordActivity(db: Db, entry: NewActivity, createdAt = new Date().toISOString()): Promise<void> {
-  await insertActivityRow(db, activityValues(entry, createdAt));
-}
-
-/**
- * Records many entries (an operator's change of many tasks), one fixed-shape INSERT each: a
- * multi-row INSERT would have a text per row count, and PostgreSQL connections prepare every
- * write's text (prepared.ts), which must stay a bounded set.
- */
-export async function recordActivities(db: Db, entries: readonly NewActivity[]): Promise<void> {
-  const createdAt = new Date().toISOString();
-  for (const entry of entries) await insertActivityRow(db, activityValues(entry, createdAt));
-}
-
-/**
- * Records, for every task of the team the user is assigned to, that they are no longer: they
- * were removed from the team (by `actorId`, or the operator: null), which ends their
- * assignments. Runs before the assignments are deleted.
- */
-export async function recordUnassignedFromTeam(
-  db: Db,
-  teamId: string,
-  userId: string,
-  actorId: string | null = null,
-): Promise<void> {
-  // Kept locked (`keep`): a task deleted meanwhile is deleted first and skipped, or waits for this.
-  const theirTasks = await keeping(
-    db,
-    db
-      .selectFrom('task_assignees as mine')
-      .innerJoin('tasks as t', 't.id', 'mine.task_id')
-      .select('t.id')
-      .where('mine.user_id', '=', userId)
-      .where('t.team_id', '=', teamId),
-    't',
-  ).execute();
-  if (theirTasks.length === 0) return;
-  const rows = await db
-    .selectFrom('task_assignees')
-    .select(['task_id', 'user_id'])
-    .where(
-      inList(
-        db,
-        'task_id',
-        listParam(
-          db,
-          theirTasks.map((t) => t.id),
-        ),
-      ),
-    )
-    .orderBy('task_id')
-    .orderBy('user_id')
-    .execute();
-  const assignees = new Map<number, string[]>();
-  for (const row of rows) {
-    const people = assignees.get(row.task_id);
-    if (people) people.push(row.user_id);
-    else assignees.set(row.task_id, [row.user_id]);
-  }
-  const entries = [...assignees].map(([taskId, from]): NewActivity => ({
-    taskId,
-    actorId,
-    kind: 'task.updated',
-    changes: { assignees: { from, to: from.filter((id) => id !== userId) } },
-  }));
-  await recordActivities(db, entries);
-}
+import type { Db } from '../storage/schema.js';
+import type { StoredChanges } from '../changes/activity-entries.js';
 
 /** An entry as read, with its actor (null for an operator's change). */
 export interface ActivityRecord {

@@ -4,14 +4,14 @@
  * exists exactly when its change committed, and a client that reconnects can catch up.
  */
 import type { QueryCreator } from 'kysely';
-import { activityValues, insertActivity, type NewActivity } from '../activity/activity.repository.js';
 import type { ChangeEventType } from '../contract/enums.js';
 import { afterCommit } from '../storage/database.js';
 import { chainsWrites, listParam, listValues, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, Tables } from '../storage/schema.js';
-import { deliveriesForEvent, insertDeliveriesForEvent } from '../webhooks/outbox-deliveries.js';
+import { activityValues, insertActivity, type NewActivity } from './activity-entries.js';
 import { committedChanges } from './publisher.js';
+import { deliveriesForEvent, insertDeliveriesForEvent } from './webhook-deliveries.js';
 
 export type EventType = ChangeEventType;
 
@@ -28,7 +28,7 @@ export interface NewEvent {
   /** Users who may read the object (for a deletion: who could just before). */
   audience: Iterable<string>;
   /**
-   * The task's activity entry for this change (activity.repository.ts), written with the event:
+   * The task's activity entry for this change (activity-entries.ts), written with the event:
    * in the same statement on PostgreSQL, so recording it costs no round trip.
    */
   activity?: NewActivity;
@@ -86,7 +86,7 @@ type OneStatementValues = {
   data: string;
   createdAt: string;
   userIds: ListParam;
-  /** The data of the event's webhook deliveries (webhooks/outbox-deliveries.ts), JSON. */
+  /** The data of the event's webhook deliveries (webhook-deliveries.ts), JSON. */
   deliveryData: string;
 };
 
@@ -154,7 +154,7 @@ const recordInOneStatement = (withActivity: boolean) =>
                 .select(['event.id as event_id', 'v.value as user_id']),
             ),
         )
-        // Webhook deliveries, in the same statement (webhooks/outbox-deliveries.ts).
+        // Webhook deliveries, in the same statement (webhook-deliveries.ts).
         .with('deliveries', (cte) =>
           deliveriesForEvent(
             db,

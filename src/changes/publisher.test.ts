@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { tempDatabase, type TempDatabase } from '../../test/harness.js';
 import { openStore, type Store } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
-import { createTeam } from '../team/team.service.js';
+import { createTeam } from '../membership/accounts.service.js';
 import { recordEvent } from './outbox.js';
 import { ChangePublisher, committedChanges, type CommittedChange } from './publisher.js';
 

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { startServer } from '../server.js';
-import type { Bootstrap } from '../team/team.service.js';
+import type { Bootstrap } from '../membership/accounts.service.js';
 
 function printBootstrap(url: string, b: Bootstrap): void {
   console.log(

@@ -32,7 +32,7 @@ import { checkCredentials, openSession, type ReservePasswordAttempt } from '../s
 import { withPrologue, type Store } from '../storage/database.js';
 import { isUniqueViolation } from '../storage/errors.js';
 import type { Db } from '../storage/schema.js';
-import { asManager, requireManager } from '../team/members.service.js';
+import { asManager, requireManager } from '../team/roles.js';
 import { hashPassword } from '../team/passwords.js';
 import { findMembership, insertMember, oldestOwner } from '../team/teams.repository.js';
 import { findUserByEmail, insertUser, teamsOfUser, type UserRecord } from '../team/users.repository.js';

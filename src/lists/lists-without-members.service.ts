@@ -10,7 +10,7 @@ import type { Caller } from '../caller.js';
 import { conflict, notFound } from '../http/errors.js';
 import { toId } from '../ids.js';
 import type { Store } from '../storage/database.js';
-import { requireManager } from '../team/members.service.js';
+import { requireManager } from '../team/roles.js';
 import { findMembership, keepMemberships } from '../team/teams.repository.js';
 import * as lists from './lists.repository.js';
 import { presentList, type VersionedList } from './lists.presenter.js';

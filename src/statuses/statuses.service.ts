@@ -22,7 +22,7 @@ import { toId } from '../ids.js';
 import type { Db } from '../storage/schema.js';
 import type { Store } from '../storage/database.js';
 import { readersOfTasks } from '../tasks/access.js';
-import { asManager, requireManager } from '../team/members.service.js';
+import { asManager, requireManager } from '../team/roles.js';
 import { memberIdsOf } from '../team/teams.repository.js';
 import * as statuses from './statuses.repository.js';
 import type { NewStatus, StatusChanges, TaskStatus } from './statuses.repository.js';

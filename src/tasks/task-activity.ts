@@ -3,7 +3,7 @@
  * with its value before and after. A PATCH that sets every field to the value it had records
  * nothing.
  */
-import type { FieldChange, StoredChanges } from '../activity/activity.repository.js';
+import type { FieldChange, StoredChanges } from '../changes/activity-entries.js';
 import type { UpdateTaskBody } from '../contract/index.js';
 import type { TaskStatus } from '../statuses/statuses.repository.js';
 import type { TaskRecord } from './tasks.repository.js';

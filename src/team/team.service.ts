@@ -1,19 +1,14 @@
 /**
  * Teams and the people in them: who a caller is, the team's members, and the operator's reads
- * and changes (`tasklane admin` and the first-start bootstrap). The rules live here once.
+ * and changes of users (`tasklane admin`). The rules live here once; the changes that reach into
+ * other folders (a new team, a password, the first start) are membership/accounts.service.ts's.
  */
-import { randomBytes } from 'node:crypto';
 import type { Caller } from '../caller.js';
 import type { Identity, Member } from '../contract/team.js';
 import { conflict, invalidInput, notFound } from '../http/errors.js';
 import { isUuid } from '../ids.js';
-import { issueKey } from '../keys/keys.service.js';
-import { deleteSessionsOf } from '../sessions/sessions.repository.js';
-import { createDefaultStatuses } from '../statuses/statuses.service.js';
 import type { Store } from '../storage/database.js';
-import { lockSetup } from '../storage/dialect.js';
 import { isUniqueViolation } from '../storage/errors.js';
-import type { Db } from '../storage/schema.js';
 import { hashPassword } from './passwords.js';
 import * as teams from './teams.repository.js';
 import * as users from './users.repository.js';
@@ -48,13 +43,6 @@ export async function findUser(store: Store, userId: string): Promise<users.User
   return isUuid(userId) ? users.findUser(store.db, userId) : undefined;
 }
 
-/** A new team with the default workflow: To do (default), In progress, Done (completed). */
-export async function createTeam(db: Db, name: string): Promise<teams.TeamRecord> {
-  const team = await teams.insertTeam(db, name);
-  await createDefaultStatuses(db, team.id);
-  return team;
-}
-
 /** Every team, by name. */
 export function listTeams(store: Store): Promise<teams.TeamRecord[]> {
   return teams.listTeams(store.db);
@@ -85,7 +73,8 @@ function checkEmail(raw: string): string {
   return email;
 }
 
-function checkPassword(password: string): void {
+/** 400 unless the password has an acceptable length. */
+export function checkPassword(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
     throw invalidInput(`password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long`);
   }
@@ -136,45 +125,4 @@ export async function setEmail(store: Store, userId: string, rawEmail: string): 
       return { ...user, email: email.toLowerCase() };
     }),
   );
-}
-
-/**
- * Sets a user's password, which also enables web sign-in, and ends every session they have,
- * as the web's own password change ends the other sessions (API keys stay). Returns how many ended.
- */
-export async function setPassword(store: Store, userId: string, password: string): Promise<number> {
-  checkPassword(password);
-  const user = isUuid(userId) ? await users.findUser(store.db, userId) : undefined;
-  if (!user) throw notFound(`user ${userId} not found`);
-  const passwordHash = await hashPassword(password);
-  return store.transaction(async (trx) => {
-    await users.setPasswordHash(trx, user.id, passwordHash);
-    return deleteSessionsOf(trx, user.id);
-  });
-}
-
-export interface Bootstrap {
-  teamName: string;
-  email: string;
-  password: string;
-  key: string;
-}
-
-/**
- * On an empty database: a starter team, its owner and a key for them. Returns the secrets
- * to print once, or null when the database already has a team (they are never shown again).
- */
-export async function bootstrapIfEmpty(store: Store): Promise<Bootstrap | null> {
-  const password = randomBytes(12).toString('base64url');
-  const passwordHash = await hashPassword(password);
-  return store.transaction(async (trx) => {
-    await lockSetup(trx, store.dialect);
-    if ((await teams.countTeams(trx)) > 0) return null;
-    const team = await createTeam(trx, 'My team');
-    const email = 'owner@tasklane.local';
-    const user = await users.insertUser(trx, { email, name: 'Owner', passwordHash });
-    await teams.upsertMember(trx, team.id, user.id, 'owner');
-    const { key } = await issueKey(trx, { teamId: team.id, userId: user.id, name: 'bootstrap' });
-    return { teamName: team.name, email, password, key };
-  });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { recordUnassignedFromTeam } from '../activity/activity.repository.js';
+import { recordUnassignedFromTeam } from '../changes/activity-entries.js';
 import { byNameThenId } from '../ids.js';
 import { withinTransaction } from '../storage/database.js';
 import { inList, keeping, listParam, lockRows, type ListParam } from '../storage/dialect.js';

@@ -10,7 +10,8 @@
  * own GET would. Nothing secret is ever in a body: task and list fields only.
  */
 import { namedIn, presentChanges } from '../activity/activity.presenter.js';
-import { listsVisibleTo, peopleByIds, type StoredChanges } from '../activity/activity.repository.js';
+import { listsVisibleTo, peopleByIds } from '../activity/activity.repository.js';
+import type { StoredChanges } from '../changes/activity-entries.js';
 import type { Caller } from '../caller.js';
 import { presentComment } from '../comments/comments.presenter.js';
 import { findComment } from '../comments/comments.repository.js';

@@ -13,7 +13,7 @@ import { migrateToLatest } from '../../src/storage/migrate.js';
 import type { Db } from '../../src/storage/schema.js';
 import { findPage } from '../../src/tasks/task-query.js';
 import { deleteTask, insertTask, updateTask } from '../../src/tasks/tasks.repository.js';
-import { createTeam } from '../../src/team/team.service.js';
+import { createTeam } from '../../src/membership/accounts.service.js';
 import { titleIndexProblems } from '../integrity.js';
 import { TEST_STORE, tempDatabase, type TempDatabase } from '../harness.js';
 

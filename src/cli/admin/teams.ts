@@ -1,6 +1,7 @@
 /** `admin org …` and `admin member …`: teams (the CLI's flag says org) and who belongs to them. */
 import { ROLES, type Role } from '../../contract/enums.js';
-import * as members from '../../team/members.service.js';
+import * as members from '../../membership/members.service.js';
+import * as accounts from '../../membership/accounts.service.js';
 import * as team from '../../team/team.service.js';
 import {
   AdminError,
@@ -26,7 +27,7 @@ export const teamCommands: CommandGroup = {
       createsDatabase: true,
       async run(store, o) {
         const name = nonEmpty(text(o, 'name'), '--name');
-        const created = await store.transaction((trx) => team.createTeam(trx, name));
+        const created = await store.transaction((trx) => accounts.createTeam(trx, name));
         return { id: created.id, name: created.name };
       },
     },

@@ -3,6 +3,7 @@
  * taken from the command line, where `ps` shows it to every user of the machine and the shell
  * keeps it in its history; `user create --password` still works for old scripts, with a warning.
  */
+import * as accounts from '../../membership/accounts.service.js';
 import * as team from '../../team/team.service.js';
 import {
   AdminError,
@@ -68,7 +69,7 @@ export const userCommands: CommandGroup = {
       async run(store, o, io) {
         const user = await requireUser(store, uuidOption(o, 'user'));
         const password = await io.readPassword(user.email);
-        return { passwordSet: true, sessionsEnded: await team.setPassword(store, user.id, password) };
+        return { passwordSet: true, sessionsEnded: await accounts.setPassword(store, user.id, password) };
       },
     },
     'user set-email': {

@@ -21,26 +21,11 @@ import type { Role } from '../contract/enums.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
 import { isUuid } from '../ids.js';
 import { revokeInvitationsBy } from '../invitations/invitations.repository.js';
-import { afterCommit, withPrologue, type Store } from '../storage/database.js';
+import { afterCommit, type Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
 import { disableWebhooksOfLeaver } from '../webhooks/webhooks.repository.js';
-import * as teams from './teams.repository.js';
-
-/** Owners and admins manage the team: its members, invitations and workflow statuses. */
-export const managesTeam = (role: Role | null | undefined): boolean => role === 'owner' || role === 'admin';
-
-/** 403 unless the caller is one of the team's owners or admins; `what` completes "… can manage". */
-export function requireManager(caller: { role: Role | null | undefined }, what: string): void {
-  if (!managesTeam(caller.role)) throw forbidden(`Only the team's owners and admins can manage ${what}.`);
-}
-
-/**
- * `store` whose every transaction refuses (403) unless the caller manages the team, with the role
- * as read in that transaction (auth/caller-check.ts reads it again first): the check for a
- * change an owner or admin makes through a function the operator's CLI shares.
- */
-export const asManager = (store: Store, caller: Caller, what: string): Store =>
-  withPrologue(store, () => requireManager(caller, what));
+import { requireManager } from '../team/roles.js';
+import * as teams from '../team/teams.repository.js';
 
 /** Who makes a change: a member calling the API, or the operator (`tasklane admin`), who may do anything. */
 type Actor = { caller: Caller } | { operator: true };
