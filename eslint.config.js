@@ -1,3 +1,4 @@
+import { dirname, relative, resolve } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -5,7 +6,8 @@ import tseslint from 'typescript-eslint';
  * The layers' boundaries (ARCHITECTURE.md), checked by ESLint's own rules:
  * - routes call services, never repositories or the storage engine;
  * - the contract is read by the web app's compiler, so it imports nothing of the server;
- * - only storage/ knows which engine runs: the drivers and `dialect === …` branches live there.
+ * - only storage/ knows which engine runs: the drivers and `dialect === …` branches live there;
+ * - no import runs up the layers of src/ (LAYERS below, pictured in ARCHITECTURE.md).
  */
 const ENGINE_BRANCH = {
   selector: 'BinaryExpression[operator=/^[!=]==$/] > Literal[value=/^(postgres|sqlite)$/]',
@@ -15,6 +17,70 @@ const ENGINE_DRIVERS = [
   { name: 'pg', message: 'Only src/storage/ talks to the PostgreSQL driver.' },
   { name: 'better-sqlite3', message: 'Only src/storage/ talks to the SQLite driver.' },
 ];
+
+/**
+ * src/'s layers, lowest first: a module (a folder of src/, or a file directly in it) may import
+ * from its own layer and the layers below it, never from one above. Each resource is a layer of
+ * its own, so the resources' order is held too. A folder missing here is an error: place it.
+ */
+const LAYERS = [
+  ['contract', 'storage', 'jobs', 'caller.ts', 'config.ts', 'ids.ts', 'pages.ts', 'secret-hash.ts'],
+  ['changes'], // the outbox and every row a change leaves behind; the bridge to the bus
+  ['http'], // what every request shares; knows no resource
+  ['team'], // identity: teams, users, roles, passwords
+  ['sessions'],
+  ['keys'],
+  ['lists'],
+  ['statuses'],
+  ['tasks'],
+  ['activity'],
+  ['comments'],
+  ['invitations'],
+  ['webhooks'],
+  ['membership'], // the use cases that reach across resources
+  ['realtime'],
+  ['auth', 'cli', 'app.ts', 'server.ts', 'housekeeping.ts'], // composition
+];
+/** Imports that run up, each with its reason (ARCHITECTURE.md lists them too). */
+const UPWARD_EXCEPTIONS = new Map([
+  // A deleted status moves its tasks, and their events go to each task's readers: the task-access rule.
+  ['statuses/statuses.service.ts -> tasks/access.ts', true],
+]);
+const layerOf = new Map(LAYERS.flatMap((modules, rank) => modules.map((module) => [module, rank])));
+const SRC = resolve('src');
+const moduleOf = (path) => relative(SRC, path).split('/')[0];
+
+const layersRule = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const from = relative(SRC, context.filename);
+    const fromRank = layerOf.get(moduleOf(context.filename));
+    const check = (node) => {
+      const spec = node.source?.value;
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const target = resolve(dirname(context.filename), spec).replace(/\.js$/, '.ts');
+      if (fromRank === undefined) {
+        return context.report({
+          node,
+          message: `src/${moduleOf(context.filename)} has no layer: add it to LAYERS in eslint.config.js.`,
+        });
+      }
+      const toRank = layerOf.get(moduleOf(target));
+      if (toRank === undefined || toRank <= fromRank) return;
+      if (UPWARD_EXCEPTIONS.has(`${from} -> ${relative(SRC, target)}`)) return;
+      context.report({
+        node,
+        message: `src/${moduleOf(context.filename)} sits below src/${moduleOf(target)} (LAYERS in eslint.config.js): import downward only.`,
+      });
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'web/dist/'] },
@@ -40,6 +106,12 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', ENGINE_BRANCH],
       'no-restricted-imports': ['error', { paths: ENGINE_DRIVERS }],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    plugins: { tasklane: { rules: { layers: layersRule } } },
+    rules: { 'tasklane/layers': 'error' },
   },
   {
     files: ['src/**/*.routes.ts'],

@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { createEventBus } from './changes/bus.js';
-import { committedChanges } from './changes/publisher.js';
+import { bridgeToBus } from './changes/bridge.js';
 import type { Config } from './config.js';
 import { ERROR_DETAIL_HEADER } from './contract/common.js';
 import type { Store } from './storage/database.js';
@@ -39,9 +39,8 @@ import { teamRoutes } from './team/team.routes.js';
 import { memberRoutes } from './membership/members.routes.js';
 import { isDatabaseUnavailable } from './storage/errors.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
-import { queuedDeliveries } from './webhooks/wakeups.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
-import { DeliveryWorker } from './webhooks/worker.js';
+import { DeliveryWorker } from './webhooks/delivery/worker.js';
 import { activityRoutes } from './activity/activity.routes.js';
 import { commentsRoutes } from './comments/comments.routes.js';
 
@@ -56,12 +55,17 @@ export const API_VERSION = '1.0.0';
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, store } = deps;
+  // What this process commits reaches every process through the bus (changes/bridge.ts); the hub
+  // and the webhook worker (below) only listen to it.
   const bus = createEventBus(store, config.databaseUrl);
-  const hub = new EventHub(store, committedChanges, bus, {
+  const stopBridge = bridgeToBus(bus);
+  const hub = new EventHub(store, {
     ...DEFAULT_HUB_OPTIONS,
     heartbeatMs: config.eventsHeartbeatSeconds * 1000,
     maxBufferBytes: config.eventsMaxBufferBytes,
   });
+  bus.onAnnounce((teamId) => hub.changed(teamId));
+  bus.onEndedAccess((teamId) => hub.accessEnded(teamId));
   const streamLimits = new StreamLimits({
     perCredential: config.eventsMaxStreamsPerCredential,
     perProcess: config.eventsMaxStreams,
@@ -172,13 +176,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const scheduler = new Scheduler(housekeepingJobs(store, rateLimiter.counters), app.log);
   app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', () => scheduler.close());
-  // Webhook deliveries: woken by every process's changes (the bus) and this one's tests and retries.
-  const webhookWorker = new DeliveryWorker(store, config.webhooks, app.log, bus);
-  const stopWaking = queuedDeliveries.subscribe(() => webhookWorker.wake());
+  // Webhook deliveries: woken by every process's changes that queued some (the bus).
+  const webhookWorker = new DeliveryWorker(store, config.webhooks, app.log);
+  bus.onDeliveriesQueued(() => webhookWorker.wake());
   app.addHook('onReady', async () => webhookWorker.start());
   app.addHook('onClose', async () => {
-    stopWaking();
     await webhookWorker.close();
+    stopBridge();
+    await bus.close();
   });
   // Every POST under /v1 honours Idempotency-Key; such a request's `request.store` is its transaction.
   registerIdempotency(app);

@@ -9,7 +9,7 @@ import { IDEMPOTENCY_TTL_MS } from './http/idempotency.js';
 import { pruneExpiredSessions } from './sessions/sessions.repository.js';
 import type { Store } from './storage/database.js';
 import type { CounterStore } from './storage/rate-limit-counters.js';
-import { pruneDeliveryLog } from './webhooks/queue.repository.js';
+import { pruneDeliveryLog } from './webhooks/delivery/queue.repository.js';
 import type { Job } from './jobs/scheduler.js';
 
 const MINUTE = 60 * 1000;

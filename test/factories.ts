@@ -30,7 +30,12 @@ export interface Team {
   member(options?: { role?: Role; name?: string }): Promise<Actor>;
 }
 
-async function addActor(server: TestServer, teamId: string, role: Role, name: string): Promise<Actor> {
+async function addActor(
+  server: Pick<TestServer, 'store' | 'client'>,
+  teamId: string,
+  role: Role,
+  name: string,
+): Promise<Actor> {
   const store: Store = server.store;
   const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${randomUUID().slice(0, 8)}@example.test`;
   const user = await insertUser(store.db, { email, name, passwordHash: null });
@@ -42,7 +47,10 @@ async function addActor(server: TestServer, teamId: string, role: Role, name: st
 let counter = 0;
 
 /** A new team with the default statuses and an owner who has a key. */
-export async function createTestTeam(server: TestServer, name = `Team ${++counter}`): Promise<Team> {
+export async function createTestTeam(
+  server: Pick<TestServer, 'store' | 'client'>,
+  name = `Team ${++counter}`,
+): Promise<Team> {
   const team = await server.store.transaction((trx) => createTeam(trx, name));
   const owner = await addActor(server, team.id, 'owner', 'Olivia Owner');
   let members = 0;

@@ -161,10 +161,14 @@ const recordInOneStatement = (withActivity: boolean) =>
             cte,
             { teamId: p.teamId, type: p.type, data: p.deliveryData, createdAt: p.createdAt, userIds: p.userIds },
             true,
-          ),
+          ).returning('id'),
         )
         .selectFrom('team')
-        .select(['team.task_counter', 'team.event_counter'])
+        .select((eb) => [
+          'team.task_counter',
+          'team.event_counter',
+          eb.exists(eb.selectFrom('deliveries').select('id')).as('queued_deliveries'),
+        ])
     );
   });
 
@@ -205,6 +209,7 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
   const changes = event.type === 'task.updated' && event.activity ? { changes: event.activity.changes } : {};
   const deliveryData = JSON.stringify({ ...event.data, ...event.forWebhooks, ...changes });
   let counters: { task_counter: number; event_counter: number };
+  let queuedDeliveries: boolean;
   if (chainsWrites(trx)) {
     const statement = activity ? recordEventAndActivityInOneStatement : recordEventInOneStatement;
     const params = {
@@ -216,16 +221,20 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
       activityKind: activity?.kind ?? '',
       activityChanges: activity?.changes ?? '',
     };
-    [counters] = (await statement(trx, params)) as [typeof counters];
+    const [row] = (await statement(trx, params)) as [typeof counters & { queued_deliveries: boolean | number }];
+    counters = row;
+    queuedDeliveries = Boolean(row.queued_deliveries);
   } else {
     if (activity) await insertActivityRow(trx, activity);
     [counters] = (await bumpCounters(trx, values)) as [typeof counters];
     if (numberedTaskId !== null) await numberTask(trx, { taskId: numberedTaskId, number: counters.task_counter });
     const [inserted] = await insertEvent(trx, { ...values, seq: counters.event_counter });
     await insertRecipients(trx, { eventId: inserted!.id, userIds: values.userIds });
-    await insertDeliveriesForEvent(trx, { ...values, data: deliveryData, eventId: inserted!.id });
+    const deliveries = await insertDeliveriesForEvent(trx, { ...values, data: deliveryData, eventId: inserted!.id });
+    queuedDeliveries = deliveries.length > 0;
   }
-  afterCommit(trx, () => committedChanges.publish({ teamId: event.teamId }));
+  // A team without webhooks queues none, and so wakes no delivery worker (changes/bus.ts).
+  afterCommit(trx, () => committedChanges.publish({ teamId: event.teamId, queuedDeliveries }));
   return Number(counters.task_counter);
 }
 

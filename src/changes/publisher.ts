@@ -1,9 +1,8 @@
 /**
  * The one way committed changes leave the transaction that made them. The outbox (outbox.ts)
- * publishes "team X has new events" once the transaction that recorded them has committed;
- * whoever acts on changes subscribes here: the event hub (which also wakes the other processes
- * through the bus), the CLI (which announces its changes to running servers), and later webhook
- * delivery or activity feeds.
+ * publishes "team X has new events" once the transaction that recorded them has committed; the
+ * bridge (bridge.ts) hands each to the bus, which wakes this process's hub and webhook worker and
+ * the other processes'. The server and the CLI bridge alike.
  *
  * A change carries no event data: the outbox is the source of truth, so a subscriber reads what
  * it needs from there. That is also why one publisher serves the whole process: a subscriber
@@ -14,6 +13,8 @@
 /** A transaction that recorded events for the team has committed. */
 export interface CommittedChange {
   readonly teamId: string;
+  /** It queued webhook deliveries (the outbox's, or a manual retry's): the delivery workers wake for these only. */
+  readonly queuedDeliveries?: boolean;
 }
 
 export type ChangeListener = (change: CommittedChange) => void;
@@ -50,7 +51,7 @@ export const committedChanges = new ChangePublisher();
 /**
  * This process's publisher of ended access: a member was removed from the team, or a key revoked,
  * and has committed. Event streams held with that access must end now rather than at their next
- * periodic recheck: each process's hub hears it through the bus (changes/bus.ts) and checks the
+ * periodic recheck: each process's hub hears it through the bus (bus.ts, bridge.ts) and checks the
  * team's streams at once. Like a change, it carries nothing but the team.
  */
 export const endedAccess = new ChangePublisher();

@@ -66,4 +66,6 @@ export function deliveriesForEvent(root: Kysely<any>, db: QueryCreator<any>, p: 
 }
 
 /** `deliveriesForEvent` as a statement of its own, for engines that do not chain writes. */
-export const insertDeliveriesForEvent = prepared((db, p: EventForWebhooks) => deliveriesForEvent(db, db, p));
+export const insertDeliveriesForEvent = prepared((db, p: EventForWebhooks) =>
+  deliveriesForEvent(db, db, p).returning('id'),
+);

@@ -6,8 +6,8 @@
  * in the wrong folder would otherwise make an empty one there and then report "not found".
  */
 import { parseArgs } from 'node:util';
-import { notifyEndedAccess, notifyServers } from '../changes/bus.js';
-import { committedChanges, endedAccess } from '../changes/publisher.js';
+import { bridgeToBus } from '../changes/bridge.js';
+import { createEventBus, type EventBus } from '../changes/bus.js';
 import { ConfigError, DEFAULT_DATABASE_URL, loadConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
 import { databaseLocation, MissingDatabaseError, openStore, type Store } from '../storage/database.js';
@@ -105,16 +105,10 @@ export async function runAdmin(argv: string[]): Promise<number> {
   }
 
   let store: Store | undefined;
+  let bus: EventBus | undefined;
+  let stopBridge: (() => void) | undefined;
   let database: string | undefined;
   const notes: string[] = [];
-  // A command that records realtime events (list-member add/remove) wakes the running servers;
-  // one that ends someone's access (member remove, key revoke) has them recheck their streams.
-  const changedTeams = new Set<string>();
-  const accessEnded = new Set<string>();
-  const unsubscribers = [
-    committedChanges.subscribe(({ teamId }) => changedTeams.add(teamId)),
-    endedAccess.subscribe(({ teamId }) => accessEnded.add(teamId)),
-  ];
   try {
     const config = loadConfig();
     const location = databaseLocation(config.databaseUrl);
@@ -122,6 +116,10 @@ export async function runAdmin(argv: string[]): Promise<number> {
     database = location.shown;
     store = openStore(config.databaseUrl, { poolSize: 2, create: command.createsDatabase === true });
     await migrateToLatest(store);
+    // What the command commits reaches the running servers as the server's own changes do
+    // (changes/bridge.ts): their streams and webhook workers wake, and streams of ended access end.
+    bus = createEventBus(store, config.databaseUrl, { listen: false });
+    stopBridge = bridgeToBus(bus);
     const result = await command.run(store, options, {
       note: (message) => notes.push(message),
       readPassword: (whose) => readPassword(whose, location.shown),
@@ -135,8 +133,6 @@ export async function runAdmin(argv: string[]): Promise<number> {
         return base;
       },
     });
-    for (const teamId of changedTeams) await notifyServers(store, teamId);
-    for (const teamId of accessEnded) await notifyEndedAccess(store, teamId);
     console.log(JSON.stringify(result));
     console.error(location.exists ? `database: ${database}` : `database: ${database} (a new database, created now)`);
     for (const note of notes) console.error(note);
@@ -146,7 +142,8 @@ export async function runAdmin(argv: string[]): Promise<number> {
     console.error(failure(name, error, database).replace(/\s*\n\s*/g, ' '));
     return 1;
   } finally {
-    for (const unsubscribe of unsubscribers) unsubscribe();
+    stopBridge?.();
+    await bus?.close();
     await store?.close();
   }
 }

@@ -11,16 +11,14 @@
  *   a credential check only marks a joining stream: nothing reaches a stream before its head.
  *   An id older than retention gets a `sync.required` event instead of a replay.
  * - Safety: every few seconds each stream's key and membership are checked again, and a team's
- *   streams at once when access to it ended (changes/bus.ts); a revoked key or a removed member
+ *   streams at once when access to it ended (`accessEnded`, called by the bus: changes/bus.ts); a revoked key or a removed member
  *   loses the stream (a joining one as soon as it is set up). A stream whose
  *   unsent output passes a bound (a client that stopped reading) is cut off, so it can neither
  *   slow the others nor grow without limit.
  */
 import type { ServerResponse } from 'node:http';
 import type { Caller } from '../caller.js';
-import type { EventBus } from '../changes/bus.js';
 import { eventsAfter, eventWindow, type StoredEvent } from '../changes/outbox.js';
-import { endedAccess, type ChangePublisher } from '../changes/publisher.js';
 import { liveKeyIds } from '../keys/keys.repository.js';
 import { liveSessionTeams } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
@@ -76,25 +74,12 @@ export class EventHub {
   private readonly teams = new Map<string, TeamStreams>();
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
-  private readonly unsubscribe: () => void;
 
-  /**
-   * Subscribes to `changes`: a change committed in this process wakes this hub and, through the
-   * bus, the other processes' hubs; the bus wakes this one for theirs.
-   */
+  /** Feeds streams on its own polls; the bus (changes/bus.ts) calls `changed` and `accessEnded` to hurry it. */
   constructor(
     private readonly store: Store,
-    changes: ChangePublisher,
-    private readonly bus: EventBus,
     private readonly options: HubOptions = DEFAULT_HUB_OPTIONS,
   ) {
-    const unsubscribers = [
-      changes.subscribe(({ teamId }) => bus.announce(teamId)),
-      endedAccess.subscribe(({ teamId }) => bus.announceEndedAccess(teamId)),
-    ];
-    this.unsubscribe = () => unsubscribers.forEach((stop) => stop());
-    bus.onAnnounce((teamId) => void this.fanOut(teamId));
-    bus.onEndedAccess((teamId) => void this.recheckCredentials(teamId).catch(() => {}));
     const every = (ms: number, task: () => unknown) => {
       const timer = setInterval(() => void Promise.resolve(task()).catch(() => {}), ms);
       timer.unref();
@@ -105,6 +90,16 @@ export class EventHub {
     every(STALL_MS, () => this.eachLive((stream) => stream.checkBacklog()));
     every(options.recheckMs, () => this.recheckCredentials());
     every(options.pollMs, () => Promise.all([...this.teams.keys()].map((teamId) => this.fanOut(teamId))));
+  }
+
+  /** The team has new events (committed by any process): feeds them to its streams here now. */
+  changed(teamId: string): void {
+    void this.fanOut(teamId);
+  }
+
+  /** Someone's access to the team ended: checks its streams' credentials now. */
+  accessEnded(teamId: string): void {
+    void this.recheckCredentials(teamId).catch(() => {});
   }
 
   /** Open streams on this process, live or being set up. */
@@ -254,7 +249,5 @@ export class EventHub {
     for (const timer of this.timers) clearInterval(timer);
     this.eachLive((stream) => stream.end());
     this.teams.clear();
-    this.unsubscribe();
-    await this.bus.close();
   }
 }

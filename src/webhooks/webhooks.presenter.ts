@@ -1,7 +1,7 @@
 /** Webhooks and their deliveries as the API shows them: never a secret, except once beside its webhook. */
 import type { Webhook, WebhookDelivery, WebhookDeliverySummary, WebhookWithSecret } from '../contract/webhooks.js';
 import type { DeliveryRecord, DeliverySummaryRecord } from './deliveries.repository.js';
-import { messageIdOf } from './signing.js';
+import { messageIdOf } from './delivery/signing.js';
 import type { WebhookRecord } from './webhooks.repository.js';
 
 export function presentWebhook(webhook: WebhookRecord): Webhook {

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../caller.js';
+import { committedChanges } from '../changes/publisher.js';
 import type { WebhookConfig } from '../config.js';
 import type {
   CreateWebhookBody,
@@ -23,13 +24,15 @@ import { lockRows } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
 import { findUser } from '../team/users.repository.js';
 import * as deliveries from './deliveries.repository.js';
-import { DestinationError, parseWebhookUrl, resolveDestination } from './destination.js';
+import { DestinationError, parseWebhookUrl, resolveDestination } from './delivery/destination.js';
 import { seal } from './secret-box.js';
-import { newSecret } from './signing.js';
+import { newSecret } from './delivery/signing.js';
 import { presentDelivery, presentWebhook, presentWithSecret } from './webhooks.presenter.js';
 import * as webhooks from './webhooks.repository.js';
 import type { WebhookRecord } from './webhooks.repository.js';
-import { queuedDeliveries } from './wakeups.js';
+
+/** Wakes the delivery workers of every process for deliveries queued outside a change (the bus: changes/bus.ts). */
+const queuedWork = (teamId: string) => committedChanges.publish({ teamId, queuedDeliveries: true });
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
@@ -160,7 +163,7 @@ export async function updateWebhook(
     await webhooks.updateWebhook(trx, webhook.id, changes, now);
     if (changes.enabled === true) {
       await deliveries.retryWaitingNow(trx, webhook.id, now);
-      afterCommit(trx, () => queuedDeliveries.publish({ teamId: caller.teamId }));
+      afterCommit(trx, () => queuedWork(caller.teamId));
     }
     return webhook.id;
   });
@@ -256,7 +259,7 @@ export async function sendTest(store: Store, caller: Caller, rawId: string): Pro
     });
     return (await deliveries.findDelivery(trx, webhook.id, id))!;
   });
-  queuedDeliveries.publish({ teamId: caller.teamId });
+  queuedWork(caller.teamId);
   return presentDelivery(queued);
 }
 
@@ -279,6 +282,6 @@ export async function retryDelivery(
     }
     return (await deliveries.findDelivery(trx, webhook.id, delivery.id))!;
   });
-  queuedDeliveries.publish({ teamId: caller.teamId });
+  queuedWork(caller.teamId);
   return presentDelivery(requeued);
 }

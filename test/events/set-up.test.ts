@@ -21,7 +21,7 @@ import { revokeKey } from '../../src/keys/keys.repository.js';
 import { createEventBus } from '../../src/changes/bus.js';
 import { EventHub } from '../../src/realtime/hub.js';
 import { recordEvent } from '../../src/changes/outbox.js';
-import { committedChanges } from '../../src/changes/publisher.js';
+import { bridgeToBus } from '../../src/changes/bridge.js';
 import { createTestTeam, type Actor } from '../factories.js';
 import { startTestServer, tempDatabase, TEST_STORE, type TempDatabase, type TestServer } from '../harness.js';
 import { gatedStore, type ReadGate } from '../read-gate.js';
@@ -96,12 +96,12 @@ function callerOf(actor: Actor): Caller {
  */
 async function gatedHub(server: TestServer, databaseUrl: string, people: Actor[]): Promise<GatedHub> {
   const { store, gate } = gatedStore(server.store, 'events');
-  const hub = new EventHub(store, committedChanges, createEventBus(store, databaseUrl), {
-    heartbeatMs: 50,
-    recheckMs: 100,
-    pollMs: 100,
-    maxBufferBytes: 1024 * 1024,
-  });
+  const hub = new EventHub(store, { heartbeatMs: 50, recheckMs: 100, pollMs: 100, maxBufferBytes: 1024 * 1024 });
+  // Wired as app.ts wires the server's hub: this process's changes, and the other processes', wake it.
+  const bus = createEventBus(store, databaseUrl);
+  const stopBridge = bridgeToBus(bus);
+  bus.onAnnounce((teamId) => hub.changed(teamId));
+  bus.onEndedAccess((teamId) => hub.accessEnded(teamId));
   const callers = new Map(people.map((actor) => [actor.key, callerOf(actor)]));
   const httpServer = http.createServer((req, res) => {
     const caller = callers.get(String(req.headers['x-api-key']));
@@ -118,6 +118,8 @@ async function gatedHub(server: TestServer, databaseUrl: string, people: Actor[]
     close: async () => {
       gate.open();
       await hub.close();
+      stopBridge();
+      await bus.close();
       httpServer.closeAllConnections();
       await new Promise((resolve) => httpServer.close(resolve));
     },

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { test } from 'node:test';
 import { openStore } from '../../src/storage/database.js';
-import { messageIdOf } from '../../src/webhooks/signing.js';
+import { messageIdOf } from '../../src/webhooks/delivery/signing.js';
 import { Client, expectStatus, TEST_STORE, TEST_WEBHOOK_ENV, tempDatabase } from '../harness.js';
 import { killAll, printedKey, serve } from '../processes.js';
 import { startReceiver, verify, waitFor } from './support.js';

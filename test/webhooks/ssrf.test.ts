@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { post } from '../../src/webhooks/send.js';
+import { post } from '../../src/webhooks/delivery/send.js';
 import { createTestTeam } from '../factories.js';
 import { expectError, expectStatus, startTestServer, TEST_STORE, tempDatabase } from '../harness.js';
 import { createWebhook, deliveriesOf, startReceiver, waitFor, webhookServer } from './support.js';

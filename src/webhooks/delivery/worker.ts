@@ -1,9 +1,11 @@
 /**
  * The delivery worker: every server process runs one (unless WEBHOOK_DELIVERY=off). It claims due
  * deliveries (queue.repository.ts), sends each as its own asynchronous attempt, records the
- * outcome, and claims again. It wakes when any process commits a change (the bus), when an
- * attempt ends, at the next retry time it scheduled, and once a second regardless (another
- * process's retries, a missed signal).
+ * outcome, and claims again. It wakes when any process commits a change that queued deliveries
+ * (the bus: changes/bus.ts), when an attempt ends, at the next retry time it scheduled, and once
+ * a second while any delivery is pending (another process's retries, a missed signal). With
+ * nothing pending it makes no query at all: a server whose teams use no webhooks pays nothing for
+ * them, and neither does a change of a team without webhooks.
  *
  * Several processes share the queue safely: a claim is a lease, taken under the webhook row's
  * lock with SKIP LOCKED on PostgreSQL, so an attempt is made by one process at a time; a process
@@ -11,11 +13,10 @@
  * tries again (at least once, with the same webhook-id). A slow endpoint holds at most its own
  * `maxInFlightPerEndpoint` of this process's `concurrency` slots, so it never delays the others.
  */
-import type { Caller } from '../caller.js';
-import type { EventBus } from '../changes/bus.js';
-import type { WebhookConfig } from '../config.js';
-import type { JobLog } from '../jobs/scheduler.js';
-import type { Store } from '../storage/database.js';
+import type { Caller } from '../../caller.js';
+import type { WebhookConfig } from '../../config.js';
+import type { JobLog } from '../../jobs/scheduler.js';
+import type { Store } from '../../storage/database.js';
 import { DestinationError, parseWebhookUrl, resolveDestination } from './destination.js';
 import { buildBody } from './payload.js';
 import {
@@ -28,10 +29,10 @@ import {
   type ClaimedDelivery,
 } from './queue.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
-import { open } from './secret-box.js';
+import { open } from '../secret-box.js';
 import { post, type AttemptOutcome } from './send.js';
 import { messageIdOf, signatureHeader } from './signing.js';
-import { disableWebhook, OWNER_LEFT } from './webhooks.repository.js';
+import { disableWebhook, OWNER_LEFT } from '../webhooks.repository.js';
 
 /** How much longer than an attempt's deadline its lease lasts: room for recording it, and for a stalled process. */
 export const LEASE_MARGIN_MS = 10_000;
@@ -39,13 +40,14 @@ export const LEASE_MARGIN_MS = 10_000;
 const TIMER_SLACK_MS = 5;
 /** How soon to look again after another process's claim held an endpoint with due work. */
 const CONTENDED_RETRY_MS = 20;
-/** How often the worker looks for due work it was not told about. */
+/** How often the worker looks for due work it was not told about, while some delivery is pending. */
 const POLL_MS = 1_000;
 
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** The next look while deliveries are pending (none when nothing is). */
   private poll: NodeJS.Timeout | undefined;
   private claiming = false;
   private again = false;
@@ -56,22 +58,19 @@ export class DeliveryWorker {
     private readonly store: Store,
     private readonly config: WebhookConfig,
     private readonly log: JobLog,
-    private readonly bus: Pick<EventBus, 'onAnnounce'>,
   ) {}
 
   /** Starts delivering; does nothing when this process does not deliver, or once closed. */
   start(): void {
     if (!this.config.deliver || this.started || this.closed) return;
     this.started = true;
-    this.bus.onAnnounce(() => this.wake());
-    this.poll = setInterval(() => this.wake(), POLL_MS).unref();
     this.wake();
   }
 
   /** Stops claiming, cuts the attempts in flight short (their claims are given back) and waits for them. */
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.poll);
+    clearTimeout(this.poll);
     for (const timer of this.timers) clearTimeout(timer);
     this.shutdown.abort();
     await Promise.all(this.inFlight);
@@ -103,8 +102,10 @@ export class DeliveryWorker {
         });
       } catch (error) {
         this.log.warn({ err: error }, 'claiming webhook deliveries failed');
+        this.pollWhile(true);
         return;
       }
+      this.pollWhile(claim.pending);
       // Another process was claiming for an endpoint with work: it may have found nothing free
       // (this process's attempt had not committed yet), so look again shortly rather than at the next poll.
       if (claim.contended) this.wakeAt(Date.now() + CONTENDED_RETRY_MS * (0.5 + Math.random()));
@@ -116,6 +117,12 @@ export class DeliveryWorker {
         this.inFlight.add(attempt);
       }
     } while (this.again && !this.closed);
+  }
+
+  /** Looks again in `POLL_MS` while deliveries are pending; stops looking when none is. */
+  private pollWhile(pending: boolean): void {
+    clearTimeout(this.poll);
+    this.poll = pending && !this.closed ? setTimeout(() => this.wake(), POLL_MS).unref() : undefined;
   }
 
   private wakeAt(time: number): void {

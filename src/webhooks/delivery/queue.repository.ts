@@ -7,9 +7,9 @@
  * by two processes at once, and no endpoint has more than `maxInFlight` attempts in flight.
  */
 import { sql } from 'kysely';
-import type { Store } from '../storage/database.js';
-import { claimSkippingLocked } from '../storage/dialect.js';
-import type { Db, Role } from '../storage/schema.js';
+import type { Store } from '../../storage/database.js';
+import { claimSkippingLocked } from '../../storage/dialect.js';
+import type { Db, Role } from '../../storage/schema.js';
 
 /** A delivery this process has claimed, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -47,6 +47,21 @@ export interface Claim {
   claimed: ClaimedDelivery[];
   /** Some endpoint with due work was skipped, locked by another claim: worth looking again soon. */
   contended: boolean;
+  /** Some enabled webhook has a delivery still to send (due now or later, or leased). */
+  pending: boolean;
+}
+
+/** Whether any enabled webhook has a pending delivery: while none has, the worker does not poll. */
+async function anyPending(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .select('d.id')
+    .where('d.status', '=', 'pending')
+    .where('w.enabled', '=', 1)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Claims up to `limit` due deliveries, at most `maxInFlight` in flight per endpoint. */
@@ -72,7 +87,7 @@ export async function claimDue(store: Store, options: ClaimOptions): Promise<Cla
     .orderBy(sql`random()`)
     .limit(options.limit)
     .execute();
-  if (withWork.length === 0) return { claimed: [], contended: false };
+  if (withWork.length === 0) return { claimed: [], contended: false, pending: await anyPending(store.db) };
   return store.transaction(async (trx) => {
     const endpoints = await claimSkippingLocked(
       trx,
@@ -146,7 +161,7 @@ export async function claimDue(store: Store, options: ClaimOptions): Promise<Cla
         });
       }
     }
-    return { claimed, contended: endpoints.length < withWork.length };
+    return { claimed, contended: endpoints.length < withWork.length, pending: true };
   });
 }
 

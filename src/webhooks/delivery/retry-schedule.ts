@@ -6,7 +6,7 @@
  * 8, 16, 32 minutes, about 1, 2, 4 and 8.5 hours, then every 12 hours until 3 days have passed:
  * 16 attempts in all.
  */
-import type { WebhookConfig } from '../config.js';
+import type { WebhookConfig } from '../../config.js';
 
 export type RetryPolicy = Pick<WebhookConfig, 'retryFirstDelayMs' | 'retryMaxDelayMs' | 'retryForMs'>;
 

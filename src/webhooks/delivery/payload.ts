@@ -9,20 +9,20 @@
  * decided by the same reads the API answers with, so a webhook never shows more than its owner's
  * own GET would. Nothing secret is ever in a body: task and list fields only.
  */
-import { namedIn, presentChanges } from '../activity/activity.presenter.js';
-import { listsVisibleTo, peopleByIds } from '../activity/activity.repository.js';
-import type { StoredChanges } from '../changes/activity-entries.js';
-import type { Caller } from '../caller.js';
-import { presentComment } from '../comments/comments.presenter.js';
-import { findComment } from '../comments/comments.repository.js';
-import type { ActivityChanges, Comment, TaskDetail, TaskList, TaskStatus } from '../contract/index.js';
-import { WEBHOOK_TEST_EVENT } from '../contract/webhooks.js';
-import { presentList } from '../lists/lists.presenter.js';
-import { findList, isListMember } from '../lists/lists.repository.js';
-import { findStatus } from '../statuses/statuses.repository.js';
-import type { Db } from '../storage/schema.js';
-import { presentDetail } from '../tasks/tasks.presenter.js';
-import { findDetail } from '../tasks/tasks.repository.js';
+import { namedIn, presentChanges } from '../../activity/activity.presenter.js';
+import { listsVisibleTo, peopleByIds } from '../../activity/activity.repository.js';
+import type { StoredChanges } from '../../changes/activity-entries.js';
+import type { Caller } from '../../caller.js';
+import { presentComment } from '../../comments/comments.presenter.js';
+import { findComment } from '../../comments/comments.repository.js';
+import type { ActivityChanges, Comment, TaskDetail, TaskList, TaskStatus } from '../../contract/index.js';
+import { WEBHOOK_TEST_EVENT } from '../../contract/webhooks.js';
+import { presentList } from '../../lists/lists.presenter.js';
+import { findList, isListMember } from '../../lists/lists.repository.js';
+import { findStatus } from '../../statuses/statuses.repository.js';
+import type { Db } from '../../storage/schema.js';
+import { presentDetail } from '../../tasks/tasks.presenter.js';
+import { findDetail } from '../../tasks/tasks.repository.js';
 
 /** What a delivery holds that its body is made of. */
 export interface DeliverySource {

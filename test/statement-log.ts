@@ -1,0 +1,84 @@
+/**
+ * The real app with every SQL statement it sends recorded: a Kysely plugin on its store sees each
+ * query as it is compiled. For tests of what a request, or an idle server, costs in statements.
+ */
+import type { AddressInfo } from 'node:net';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  UnknownRow,
+} from 'kysely';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openStore, type Store } from '../src/storage/database.js';
+import { migrateToLatest } from '../src/storage/migrate.js';
+import { Client, TEST_WEBHOOK_ENV } from './harness.js';
+
+export interface Statement {
+  /** Kysely's node kind: SelectQueryNode, InsertQueryNode, … */
+  kind: string;
+  /** The tables it names, sorted. */
+  tables: string[];
+}
+
+function tablesIn(node: unknown, found = new Set<string>()): Set<string> {
+  if (node && typeof node === 'object') {
+    const table = node as { kind?: string; table?: { identifier?: { name?: string } } };
+    if (table.kind === 'TableNode' && table.table?.identifier?.name) found.add(table.table.identifier.name);
+    for (const child of Object.values(node)) tablesIn(child, found);
+  }
+  return found;
+}
+
+/** Records every statement sent through the store it is plugged into. */
+export class StatementLog implements KyselyPlugin {
+  readonly statements: Statement[] = [];
+
+  transformQuery({ node }: PluginTransformQueryArgs) {
+    this.statements.push({ kind: node.kind, tables: [...tablesIn(node)].sort() });
+    return node;
+  }
+
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return result;
+  }
+}
+
+export interface CountedApp {
+  log: StatementLog;
+  /** The app's store without the log: for a test's own setup, which is not counted. */
+  store: Store;
+  client(key?: string): Client;
+  close(): Promise<void>;
+}
+
+/** The real app on its own port over `databaseUrl` (migrated here), with every statement it sends recorded. */
+export async function startCountedApp(databaseUrl: string, env: Record<string, string> = {}): Promise<CountedApp> {
+  const store = openStore(databaseUrl, { poolSize: 2 });
+  await migrateToLatest(store);
+  const log = new StatementLog();
+  const counted: Store = { ...store, db: store.db.withPlugin(log) };
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'error',
+    ...TEST_WEBHOOK_ENV,
+    ...env,
+  });
+  const app = await buildApp({ store: counted, config });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return {
+    log,
+    store,
+    client: (key?: string) => new Client(url, key),
+    close: async () => {
+      await app.close();
+      await store.close();
+    },
+  };
+}
