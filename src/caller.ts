@@ -12,7 +12,7 @@ export interface Caller {
   role: Role | null;
   /**
    * What authenticated the request; event streams re-check it while they stay open. `webhook`:
-   * no request, a webhook reading as its owner to build a delivery (webhooks/payload.ts).
+   * no request, a webhook reading as its owner to build a delivery (webhooks/delivery/payload.ts).
    */
   readonly credential: {
     readonly kind: 'key' | 'session' | 'webhook';

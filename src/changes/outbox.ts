@@ -205,7 +205,7 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     userIds: listParam(trx, [...new Set(event.audience)]),
   };
   const activity = event.activity && activityValues(event.activity, values.createdAt);
-  // A task.updated delivery carries the change's fields (webhooks/payload.ts shows them to its owner).
+  // A task.updated delivery carries the change's fields (webhooks/delivery/payload.ts shows them to its owner).
   const changes = event.type === 'task.updated' && event.activity ? { changes: event.activity.changes } : {};
   const deliveryData = JSON.stringify({ ...event.data, ...event.forWebhooks, ...changes });
   let counters: { task_counter: number; event_counter: number };

@@ -2,7 +2,7 @@
  * Webhook deliveries written by the outbox (outbox.ts), in the change's own transaction:
  * one row per enabled webhook of the team whose owner is among the event's recipients (so a
  * webhook gets exactly what its owner's event stream gets) and which subscribes to the type.
- * A crash after the commit loses nothing: the row is there, and a worker sends it (webhooks/worker.ts).
+ * A crash after the commit loses nothing: the row is there, and a worker sends it (webhooks/delivery/worker.ts).
  *
  * On PostgreSQL this is one more part of the outbox's single statement, which holds the team
  * row's lock: reading from its `team` part makes PostgreSQL allocate the deliveries' ids after
