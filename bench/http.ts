@@ -736,6 +736,22 @@ Recorded ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} by \`${command}\`
       );
       out.push('');
     }
+    // The write budget (BENCHMARKS.md): a write's server CPU as a multiple of a detail's, same run.
+    const budget = mine.flatMap((m) => {
+      const detail = m.server.get(DETAIL);
+      return WRITE_BUDGET.flatMap(({ id, most }) => {
+        const write = m.server.get(id);
+        if (!detail || !write) return [];
+        const times = write.cpuPerRequest / detail.cpuPerRequest;
+        const name = scenariosOf(m.dataset)[id - 1]!.name;
+        return [[name, sizeName(m.size), `${times.toFixed(2)}×`, `≤ ${most}×`, times <= most ? 'kept' : 'over']];
+      });
+    });
+    if (budget.length > 0) {
+      out.push("Write budget: a write's server CPU per request ÷ the detail's (scenario 1), in this run:\n");
+      out.push(table(['write', 'size', '÷ detail', 'budget', ''], budget));
+      out.push('');
+    }
     // query plans of the largest size
     const largest = mine[mine.length - 1]!;
     const timesBySize = mine.map((r) => r.plans);
@@ -838,3 +854,10 @@ export const httpBenchmark: Benchmark = {
     };
   },
 };
+/** The detail read (scenario 1), the unit of the write budget. */
+const DETAIL = 1;
+/** The write budget (BENCHMARKS.md): create (5) and PATCH (6) at most this many details' server CPU. */
+const WRITE_BUDGET = [
+  { id: 5, most: 5 },
+  { id: 6, most: 4 },
+] as const;
