@@ -19,7 +19,15 @@ import {
   screenshot,
   type Watch,
 } from './support/browser.js';
-import { choose, expectAccessible, gone, openPage, visible, type WebappRun } from './support/pages.js';
+import {
+  choose,
+  expectAccessible,
+  expectFitsPhoneAndDesktop,
+  gone,
+  openPage,
+  visible,
+  type WebappRun,
+} from './support/pages.js';
 import { eventually, startWorkspace, type Person, type Workspace } from './support/workspace.js';
 
 const TITLE = 'Book the venue';
@@ -165,6 +173,7 @@ describeInBrowser('a task’s timeline in a real browser', () => {
     const elsewhere = 'The town hall is free on the 5th and the 6th.';
     await api(workspace.ada, 'PATCH', `/v1/tasks/${taskId}/comments/${comment.id}`, { body: elsewhere });
     await visible(editor.getByText('This comment was just changed elsewhere'));
+    await expectFitsPhoneAndDesktop(ada, 'a comment’s editor, changed meanwhile', '15-comment-changed');
 
     await editor.getByRole('button', { name: 'Save comment' }).click();
     await visible(ada.getByRole('heading', { name: 'This comment was changed elsewhere while you were editing it' }));
@@ -176,6 +185,7 @@ describeInBrowser('a task’s timeline in a real browser', () => {
       'the refused save changed nothing',
     );
     await screenshot(ada, '15-comment-conflict');
+    await expectFitsPhoneAndDesktop(ada, 'a comment’s conflict', '15-comment-conflict');
 
     await ada.getByRole('button', { name: 'Combine both' }).click();
     await ada.getByRole('button', { name: 'Save this text' }).click();

@@ -8,6 +8,7 @@ import { screenshot } from '../support/browser.js';
 import {
   choose,
   expectAccessible,
+  expectFitsPhoneAndDesktop,
   gone,
   openPage,
   sidebarLink,
@@ -132,6 +133,7 @@ export function teammateSteps(run: WebappRun): void {
 
     // Ada learns of it live, before she saves.
     await visible(ada.getByText('Someone else just changed this description'));
+    await expectFitsPhoneAndDesktop(ada, 'the description editor, changed meanwhile', '08-description-changed');
     await ada.getByRole('button', { name: 'Save description' }).click();
     await visible(ada.getByRole('heading', { name: /Someone else changed this description/ }));
     assert.equal(await ada.getByLabel('Their version (saved)').inputValue(), benText);
@@ -142,6 +144,7 @@ export function teammateSteps(run: WebappRun): void {
       'the refused save changed nothing',
     );
     await screenshot(ada, '08-conflict');
+    await expectFitsPhoneAndDesktop(ada, 'the description conflict', '08-conflict');
 
     await ada.getByRole('button', { name: 'Combine both' }).click();
     const resolution = await ada.getByLabel('Text to keep').inputValue();

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { seriousViolations } from './axe.js';
-import { newContext, unlabelledControls, type Watch } from './browser.js';
+import { newContext, screenshot, unlabelledControls, type Watch } from './browser.js';
 import type { Person, Workspace } from './workspace.js';
 
 export interface WebappRun {
@@ -34,6 +34,42 @@ export const sidebarLink = (page: Page, name: string) =>
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   assert.deepEqual(await unlabelledControls(page), [], `controls without an accessible name on ${screen}`);
   assert.deepEqual(await seriousViolations(page), [], `axe-core: serious or critical violations on ${screen}`);
+}
+
+/** A desktop and a phone: the widths each main screen is checked at. */
+export const DESKTOP = { width: 1400, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/** The page's width holds its content: nothing scrolls sideways (else: what sticks out). */
+export async function fitsWidth(page: Page): Promise<void> {
+  const { content, window, wider } = (await page.evaluate(`({
+    content: document.documentElement.scrollWidth,
+    window: innerWidth,
+    wider: [...document.querySelectorAll('body *')]
+      .filter((element) => element.getBoundingClientRect().right > innerWidth)
+      .map((element) => element.tagName.toLowerCase() + '.' + element.className)
+      .slice(0, 10),
+  })`)) as { content: number; window: number; wider: string[] };
+  assert.ok(content <= window, `the page is ${content} px wide in a ${window} px window: ${wider.join(', ')}`);
+}
+
+/**
+ * The screen as it is now, on a phone and on a desktop: it fits the width and passes the
+ * accessibility checks at each, and is screenshotted as test-artifacts/<name>-phone.png and
+ * <name>-desktop.png. The page is then given back its own size.
+ */
+export async function expectFitsPhoneAndDesktop(page: Page, screen: string, name: string): Promise<void> {
+  const own = page.viewportSize()!;
+  for (const [device, size] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    await page.setViewportSize(size);
+    await fitsWidth(page);
+    await expectAccessible(page, `${screen} on a ${device}`);
+    await screenshot(page, `${name}-${device}`);
+  }
+  await page.setViewportSize(own);
 }
 
 export async function signIn(page: Page, who: Person, team?: string): Promise<void> {

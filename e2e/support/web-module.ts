@@ -1,9 +1,9 @@
 /**
- * A module of the web app (web/src/…) imported into a Node test as the app's build reads it:
- * TypeScript, and `@contract` through web/tsconfig.json's paths (Vite's module runner does
- * both). For the app's pure modules (sentences, times, how the timeline is put together): they
- * get unit tests without a browser. The test names the module's shape itself, since the
- * server's compiler cannot follow the app's `@contract` imports.
+ * A module of the web app (web/src/…) imported into Node as the app's build reads it: TypeScript,
+ * extensionless imports, and `@contract` (Vite's module runner does all three). It runs the web
+ * app's unit tests (e2e/web-units.test.ts), so the paths are web/tsconfig.test.json's: Vite
+ * follows a tsconfig's paths only in the files it includes, and web/tsconfig.json leaves the
+ * tests out.
  */
 import { join } from 'node:path';
 import { runnerImport } from 'vite';
@@ -11,11 +11,12 @@ import { ROOT } from '../../test/processes.js';
 
 const WEB = join(ROOT, 'web');
 
-/** `path` is relative to web/, e.g. 'src/timeline/activity-text.ts'. */
+/** `path` is relative to web/, e.g. 'src/timeline/activity-text.test.ts'. */
 export async function importWebModule<T>(path: string): Promise<T> {
   const { module } = await runnerImport<T>(join(WEB, path), {
     configFile: false,
     root: WEB,
+    tsconfig: 'tsconfig.test.json',
     resolve: { tsconfigPaths: true },
     logLevel: 'silent',
   });

@@ -5,6 +5,8 @@
  * imports). Any other module from outside web/, or from one of the server's runtime packages
  * (package.json "dependencies": typebox, fastify…), fails the build and is named: a value
  * import of the contract's schemas would otherwise quietly ship typebox to every browser.
+ *
+ * The unit tests beside the app's modules (*.test.ts, and test-support.ts) never go in either.
  */
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -33,6 +35,7 @@ function refusal(id: string, { root, allow }: Options, serverPackages: ReadonlyS
     const pkg = scope?.startsWith('@') ? `${scope}/${name}` : scope;
     return pkg && serverPackages.has(pkg) ? `the server's package ${pkg}` : null;
   }
+  if (/\.test\.tsx?$|\/test-support\.ts$/.test(path)) return `${path} (a unit test's)`;
   if (path.startsWith('web/') || allow.includes(path)) return null;
   return path;
 }
@@ -52,8 +55,8 @@ export function serverCodeGuard(options: Options): Plugin {
         .filter((reason): reason is string => reason !== null);
       if (refused.length > 0) {
         this.error(
-          `Server code in the web bundle (import the contract with \`import type\`, ` +
-            `and enumerations from @contract/enums only):\n  ${[...new Set(refused)].join('\n  ')}`,
+          `Server or test code in the web bundle (import the contract with \`import type\`, ` +
+            `enumerations from @contract/enums only, and no unit test):\n  ${[...new Set(refused)].join('\n  ')}`,
         );
       }
     },

@@ -9,7 +9,7 @@ import { messageOf, newIdempotencyKey } from '../api/client';
 import { createComment, MAX_COMMENT_LENGTH } from '../api/comments';
 import { ErrorNote } from '../ui/ErrorNote';
 import { readDraft, writeDraft } from './drafts';
-import { MarkdownField } from './MarkdownField';
+import { MarkdownField } from '../detail/MarkdownField';
 
 interface Props {
   taskId: number;

@@ -1,6 +1,6 @@
 /** A CommonMark text with Write and Preview tabs (the preview is sanitised like every rendering). */
 import { useState } from 'preact/hooks';
-import { MarkdownView } from '../detail/MarkdownView';
+import { MarkdownView } from './MarkdownView';
 import { focusOnMount } from '../ui/focus';
 
 interface Props {

@@ -1,9 +1,10 @@
 /**
  * Someone saved the text (a description, a comment) after this person started editing it. Both
  * texts are shown side by side; the person composes the text to keep (theirs, mine, both, or an
- * edit of either) and saves it over the version they have now seen.
+ * edit of either) and saves it over the version they have now seen (lib/use-conflict-safe-edit.ts).
  */
 import { useId, useState } from 'preact/hooks';
+import { combine } from '../lib/conflict-safe-edit';
 
 interface Props {
   theirs: string;
@@ -12,20 +13,12 @@ interface Props {
   onSave: (resolution: string) => void;
   onDiscardMine: () => void;
   /** What happened, as the heading says it. */
-  heading?: string;
+  heading: string;
   /** The saved version's label. */
-  theirsLabel?: string;
+  theirsLabel: string;
 }
 
-export function ConflictResolver({
-  theirs,
-  mine,
-  busy,
-  onSave,
-  onDiscardMine,
-  heading = 'Someone else changed this description while you were editing',
-  theirsLabel = 'Their version (saved)',
-}: Props) {
+export function ConflictResolver({ theirs, mine, busy, onSave, onDiscardMine, heading, theirsLabel }: Props) {
   const [resolution, setResolution] = useState(mine);
   const id = useId();
   return (
@@ -49,11 +42,7 @@ export function ConflictResolver({
         <button type="button" class="button-secondary" onClick={() => setResolution(theirs)}>
           Start from theirs
         </button>
-        <button
-          type="button"
-          class="button-secondary"
-          onClick={() => setResolution(`${theirs.trimEnd()}\n\n${mine.trim()}\n`)}
-        >
+        <button type="button" class="button-secondary" onClick={() => setResolution(combine(theirs, mine))}>
           Combine both
         </button>
       </div>
