@@ -218,6 +218,8 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
     status = error.status;
     message = error.message;
     reply.headers(error.headers);
+    // At warn, the default level: an operator can see why (a refused webhook URL may be an SSRF probe).
+    if (error.logDetail) request.log.warn({ detail: error.logDetail }, `request refused: ${message}`);
   } else if (error.validation) {
     status = 400;
     message = validationMessage(error.validation as never, error.validationContext);
