@@ -18,6 +18,7 @@ import { registerCors } from './http/cors.js';
 import { asHeaderValue } from './http/error-detail.js';
 import { AppError } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { lingerBeforeClosing } from './http/lingering-close.js';
 import { LOG_REDACTION } from './http/log-redaction.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -225,6 +226,8 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
     status = error.status;
     message = error.message;
     reply.headers(error.headers);
+    // At warn, the default level: an operator can see why (a refused webhook URL may be an SSRF probe).
+    if (error.logDetail) request.log.warn({ detail: error.logDetail }, `request refused: ${message}`);
   } else if (error.validation) {
     status = 400;
     message = validationMessage(error.validation as never, error.validationContext);
@@ -247,6 +250,9 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
     status = 500;
     message = 'Internal server error.';
   }
+  // Fastify closes the connection after a body it refused part way (413): the rest may still be
+  // arriving, and closing under it could reset the connection before the client reads the answer.
+  if (!request.raw.complete && reply.getHeader('connection') === 'close') lingerBeforeClosing(request.raw);
   const fixed = request.routeOptions?.config?.invalidInputMessage;
   if (status === 400 && fixed) {
     // The spec fixes the body; the reason still reaches the client, in a header.

@@ -1,5 +1,4 @@
-import type { FastifyReply } from 'fastify';
-import { etagOf } from '../http/etag.js';
+import { withEtag } from '../http/etag.js';
 import type { App, AppDeps } from '../http/app-types.js';
 import { sendPage } from '../http/next-page.js';
 import { errorResponses } from '../contract/common.js';
@@ -15,12 +14,6 @@ import { TaskIdParams } from '../contract/tasks.js';
 import * as service from './comments.service.js';
 
 const tags = ['Comments'];
-
-/** Sends the comment's ETag with it, for conditional edits and deletes. */
-function withEtag(reply: FastifyReply, comment: service.VersionedComment): service.VersionedComment {
-  reply.header('etag', etagOf(comment.version));
-  return comment;
-}
 
 export function commentsRoutes(app: App, _deps: AppDeps): void {
   app.get(

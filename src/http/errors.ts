@@ -35,6 +35,11 @@ export class AppError extends Error {
     message: string,
     /** Extra response headers, such as Retry-After. */
     readonly headers: Record<string, string> = {},
+    /**
+     * What the server logs about the failure and the caller must not be told (what a webhook's
+     * host resolved to); the error handler logs it on the request's log line.
+     */
+    readonly logDetail?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -43,7 +48,8 @@ export class AppError extends Error {
   }
 }
 
-export const invalidInput = (message: string) => new AppError('invalidInput', message);
+export const invalidInput = (message: string, logDetail?: Record<string, unknown>) =>
+  new AppError('invalidInput', message, {}, logDetail);
 export const unauthorized = (message: string) => new AppError('unauthorized', message);
 export const forbidden = (message: string) => new AppError('forbidden', message);
 export const notFound = (message: string) => new AppError('notFound', message);

@@ -7,11 +7,18 @@
  * waits for the first to commit, then sees its new version and gets 412, on PostgreSQL as on
  * SQLite. Every route that honours If-Match goes through `checkIfMatch`, so the type keeps it so.
  */
+import type { FastifyReply } from 'fastify';
 import type { Locked } from '../storage/dialect.js';
 import { preconditionFailed } from './errors.js';
 
 export function etagOf(version: number): string {
   return `"v${version}"`;
+}
+
+/** Sends the answer's ETag (its version's) with it, for conditional requests; returns the answer. */
+export function withEtag<T extends { version: number }>(reply: FastifyReply, answer: T): T {
+  reply.header('etag', etagOf(answer.version));
+  return answer;
 }
 
 /** Throws 412 unless the If-Match header (if any) names the current version or is `*`. */

@@ -17,7 +17,7 @@ export interface Job {
 
 /** Where failures go: the app's logger, or anything with pino's `warn(details, message)`. */
 export interface JobLog {
-  warn(details: { err: unknown }, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
 }
 
 export class Scheduler {

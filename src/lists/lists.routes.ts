@@ -1,7 +1,5 @@
-import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { etagOf } from '../http/etag.js';
-import type { VersionedList as ListWithVersion } from './lists.service.js';
+import { withEtag } from '../http/etag.js';
 import type { App, AppDeps } from '../http/app-types.js';
 import { errorResponses, fixedTextErrorResponses } from '../contract/common.js';
 import { Member } from '../contract/team.js';
@@ -19,12 +17,6 @@ import * as service from './lists.service.js';
 import * as withoutMembers from './lists-without-members.service.js';
 
 const tags = ['Task lists'];
-
-/** Sends the list's ETag with it, for conditional requests. */
-function withEtag(reply: FastifyReply, list: ListWithVersion): ListWithVersion {
-  reply.header('etag', etagOf(list.version));
-  return list;
-}
 
 export function listsRoutes(app: App, _deps: AppDeps): void {
   app.get(

@@ -1,6 +1,5 @@
-import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { etagOf } from '../http/etag.js';
+import { withEtag } from '../http/etag.js';
 import { sendJson } from '../http/json-text.js';
 import type { App, AppDeps } from '../http/app-types.js';
 import { errorResponses, fixedTextErrorResponses } from '../contract/common.js';
@@ -19,12 +18,6 @@ import {
 import * as service from './tasks.service.js';
 
 const tags = ['Tasks'];
-
-/** Sends the task's ETag with it, for conditional requests. */
-function withEtag<T extends { version: number }>(reply: FastifyReply, task: T): T {
-  reply.header('etag', etagOf(task.version));
-  return task;
-}
 
 /** An id too large to exist becomes 0, which matches nothing (and cannot overflow a column). */
 const filterId = (raw: string): number => toId(raw) ?? 0;

@@ -64,14 +64,14 @@ async function reload(store: Store, caller: Caller, id: string): Promise<Webhook
   return (await webhooks.findWebhook(store.db, caller.teamId, id))!;
 }
 
-/** The URL, checked as every attempt will check it (destination.ts); a 400 saying why not. */
+/** The URL, checked as every attempt will check it (destination.ts); a 400 saying why not, the detail logged. */
 async function checkedUrl(raw: string, config: WebhookConfig): Promise<string> {
   try {
     const url = parseWebhookUrl(raw, config.allowHosts);
     await resolveDestination(url, config.allowHosts, Math.min(config.timeoutMs, RESOLVE_TIMEOUT_MS));
     return url.href;
   } catch (error) {
-    if (error instanceof DestinationError) throw invalidInput(error.message);
+    if (error instanceof DestinationError) throw invalidInput(error.message, error.detail);
     throw error;
   }
 }

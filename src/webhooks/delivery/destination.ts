@@ -9,8 +9,19 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { forbiddenReason } from './address-rules.js';
 
-/** A URL or address a webhook may not use, with the reason in words for its owner. */
-export class DestinationError extends Error {}
+/**
+ * A URL or address a webhook may not use. The message, in words for its owner, never says what a
+ * name resolves to, nor how resolving it failed: that would let any member map the server's
+ * internal DNS. `detail` holds that for the server's log alone.
+ */
+export class DestinationError extends Error {
+  constructor(
+    message: string,
+    readonly detail?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
 
 export interface Destination {
   url: URL;
@@ -60,32 +71,35 @@ export async function resolveDestination(
   if (isIP(host)) {
     addresses = [{ address: host, family: isIP(host) }];
   } else {
+    const unresolved = (cause: string) => new DestinationError(`${host} cannot be resolved.`, { host, cause });
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new DestinationError(`${host} did not resolve within ${timeoutMs} ms.`)),
-        timeoutMs,
-      );
+      timer = setTimeout(() => reject(unresolved(`no answer within ${timeoutMs} ms`)), timeoutMs);
     });
     try {
       addresses = await Promise.race([lookup(host, { all: true, verbatim: true }), timedOut]);
     } catch (error) {
       if (error instanceof DestinationError) throw error;
-      throw new DestinationError(`${host} cannot be resolved (${(error as { code?: string }).code ?? 'no address'}).`);
+      throw unresolved((error as { code?: string }).code ?? String(error));
     } finally {
       clearTimeout(timer);
     }
+    if (addresses.length === 0) throw unresolved('no address');
   }
-  if (addresses.length === 0) throw new DestinationError(`${host} cannot be resolved (no address).`);
   if (!allowed) {
     for (const { address } of addresses) {
       const reason = forbiddenReason(address);
-      if (reason) {
-        const named = address === host ? `${host} is` : `${host} resolves to ${address}, which is`;
+      if (!reason) continue;
+      // An address written in the URL may be named with its kind: its owner typed it, no DNS told it.
+      if (address === host) {
         throw new DestinationError(
-          `${named} ${/^[aeiou]/.test(reason) ? 'an' : 'a'} ${reason} address, which webhooks may not reach.`,
+          `${host} is ${/^[aeiou]/.test(reason) ? 'an' : 'a'} ${reason} address, which webhooks may not reach.`,
         );
       }
+      throw new DestinationError(
+        `${host} resolves to an address that webhooks may not reach: only public addresses are allowed.`,
+        { host, address, reason },
+      );
     }
   }
   const [first] = addresses as [{ address: string; family: number }];

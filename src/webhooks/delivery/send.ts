@@ -90,7 +90,10 @@ export function post(
   });
 }
 
-/** A connection failure in words, with the system's code. */
+/**
+ * A connection failure in words, with the system's code, never with the address connected to
+ * (a system error's own message quotes it, and the owner reading the log is not to learn it).
+ */
 function describe(error: NodeJS.ErrnoException): string {
   const known: Record<string, string> = {
     ECONNREFUSED: 'The connection was refused',
@@ -99,6 +102,7 @@ function describe(error: NodeJS.ErrnoException): string {
     ENETUNREACH: 'The network is unreachable',
     ETIMEDOUT: 'The connection timed out',
   };
-  const text = (error.code && known[error.code]) ?? error.message;
-  return error.code && known[error.code] ? `${text} (${error.code}).` : `${text}`;
+  if (error.code && known[error.code]) return `${known[error.code]} (${error.code}).`;
+  if (error.syscall) return `The connection failed (${error.code ?? error.syscall}).`;
+  return error.message;
 }

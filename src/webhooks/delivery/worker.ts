@@ -186,8 +186,15 @@ export class DeliveryWorker {
         remaining(),
       );
     } catch (error) {
-      if (error instanceof DestinationError) return { status: null, body: null, error: error.message };
-      throw error;
+      if (!(error instanceof DestinationError)) throw error;
+      // The log the owner reads says only that the address is refused; what it resolved to is the operator's.
+      if (error.detail) {
+        this.log.warn(
+          { webhookId: delivery.webhook.id, deliveryId: delivery.id, detail: error.detail },
+          `webhook attempt refused: ${error.message}`,
+        );
+      }
+      return { status: null, body: null, error: error.message };
     }
     const secrets = this.secretsOf(delivery);
     if (typeof secrets === 'string') return { status: null, body: null, error: secrets };
