@@ -4,7 +4,7 @@
  * always on SQLite, then again on PostgreSQL when TEST_DATABASE_URL names a server.
  *
  * - The web build (`npm run build:web`) runs in the background while the server suites run, so
- *   they never wait for it. Only suites that need the built web app (web/dist) wait: *.web.test
+ *   they never wait for it; a run that selects no suite needing it does not build it at all. Only suites that need the built web app (web/dist) wait: *.web.test
  *   files and the browser tests (e2e/*.e2e.test). They start as soon as the build is done, one at
  *   a time beside the server suites, and their output is printed after them. A failed web build
  *   fails the run.
@@ -73,35 +73,44 @@ const all = ['src', 'test', 'e2e'].flatMap((dir) => testFiles(dir));
 const only = process.argv.slice(2);
 const selected = only.length ? all.filter((f) => only.some((o) => f.includes(o))) : all;
 
-const webStarted = Date.now();
-// At low priority, so that on a busy machine the build takes the CPU the server suites leave,
-// rather than slowing timing-sensitive suites down.
-const webBuild = run('npm', ['run', '--silent', 'build:web'], { capture: true, lowPriority: true }).then((result) => {
-  const seconds = ((Date.now() - webStarted) / 1000).toFixed(1);
-  if (!result.ok)
-    console.error(`\nFAIL: the web build (npm run build:web) failed after ${seconds} s:\n${result.output}`);
-  return { ...result, seconds };
-});
+/** Builds the web app in the background; resolves with whether it succeeded and how long it took. */
+function buildWebApp() {
+  const started = Date.now();
+  // At low priority, so that on a busy machine the build takes the CPU the server suites leave,
+  // rather than slowing timing-sensitive suites down.
+  return run('npm', ['run', '--silent', 'build:web'], { capture: true, lowPriority: true }).then((result) => {
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (!result.ok)
+      console.error(`\nFAIL: the web build (npm run build:web) failed after ${seconds} s:\n${result.output}`);
+    return { ...result, seconds };
+  });
+}
+
+const webBuild = selected.some(needsWebApp) ? buildWebApp() : null;
 
 // SQLite: the server suites now, the ones that need the web app once it is built.
 const sqliteFiles = selected.filter((f) => !f.endsWith('.pg.test.js'));
 const serverFiles = sqliteFiles.filter((f) => !needsWebApp(f));
 const webFiles = sqliteFiles.filter(needsWebApp);
-console.log(header('test suite on sqlite: server suites, while the web app builds', serverFiles));
-const webSuites = webBuild.then((build) =>
+console.log(header(`test suite on sqlite: server suites${webBuild ? ', while the web app builds' : ''}`, serverFiles));
+const webSuites = webBuild?.then((build) =>
   build.ok && webFiles.length
     ? runSuites('sqlite', webFiles, { capture: true, concurrency: 1 })
     : { ok: build.ok, output: '' },
 );
 let ok = serverFiles.length ? (await runSuites('sqlite', serverFiles)).ok : true;
-const build = await webBuild;
-console.log(`\nweb build: ${build.ok ? 'done' : 'FAILED'} in ${build.seconds} s`);
-if (build.ok) {
+// Without a selected suite that needs it, the web app is neither built nor waited for.
+const build = webBuild ? await webBuild : { ok: true };
+if (!webBuild) {
+  console.log('\nweb build: not needed by the selected suites');
+} else if (build.ok) {
+  console.log(`\nweb build: done in ${build.seconds} s`);
   console.log(header('test suite on sqlite: suites that need the built web app', webFiles));
   const web = await webSuites;
   process.stdout.write(web.output);
   ok = web.ok && ok;
 } else {
+  console.log(`\nweb build: FAILED in ${build.seconds} s`);
   console.error(`\nFAIL: not run without a web build: ${webFiles.join(' ') || 'none selected'}`);
   ok = false;
 }

@@ -1,21 +1,45 @@
 /**
- * Child-process helpers: run the real `tasklane` command (compiled code from dist/) the way an
- * operator does, and tidy up whatever is left running.
+ * Child-process helpers: run the real `tasklane` command the way an operator does (the built
+ * bin/tasklane.js, or, when the suite runs from source, the same entry through tsx), and tidy up
+ * whatever is left running.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** The checkout root: this file runs as dist/test/cli.test.js. */
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/**
+ * Whether the suite runs from its TypeScript sources through tsx (`npm run test:one`) rather than
+ * compiled into dist/ (`npm test`): every path below the checkout and every child process follow it.
+ */
+export const FROM_SOURCE = import.meta.url.endsWith('.ts');
+/** The checkout root: this file runs as dist/test/processes.js, or as test/processes.ts from source. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), FROM_SOURCE ? '..' : '../..');
 export const BIN = join(ROOT, 'bin', 'tasklane.js');
 
 /** The Node.js flags the `tasklane` command runs with: those of its `#!/usr/bin/env -S node …` line. */
 export function commandNodeFlags(bin = BIN): string[] {
   const words = readFileSync(bin, 'utf8').split('\n', 1)[0]!.split(/\s+/);
   return words.slice(words.indexOf('node') + 1);
+}
+
+/**
+ * The arguments of `node` that run `tasklane` from the checkout at `root`, with its Node.js flags:
+ * its bin/tasklane.js, which runs the compiled CLI, or from source what that file does, through tsx
+ * (resolved here, so that a child in another folder finds it too).
+ */
+export function tasklaneCommand(root = ROOT): string[] {
+  const bin = join(root, 'bin', 'tasklane.js');
+  if (!FROM_SOURCE || root !== ROOT) return [...commandNodeFlags(bin), bin];
+  const entry = pathToFileURL(join(root, 'src', 'cli', 'main.ts')).href;
+  return [
+    ...commandNodeFlags(bin),
+    '--import',
+    import.meta.resolve('tsx'),
+    '--eval',
+    `import(${JSON.stringify(entry)}).then((cli) => cli.runAsProcess(process.argv.slice(1)));`,
+  ];
 }
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TIMEOUT = 60_000;
@@ -60,7 +84,11 @@ export function runCli(
   return new Promise((resolvePromise, reject) => {
     const stdin = options.input === undefined ? 'ignore' : 'pipe';
     const child = track(
-      spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: [stdin, 'pipe', 'pipe'] }),
+      spawn(process.execPath, [...tasklaneCommand(), ...args], {
+        cwd: options.cwd ?? ROOT,
+        env,
+        stdio: [stdin, 'pipe', 'pipe'],
+      }),
     );
     if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
@@ -124,15 +152,11 @@ export const LISTENING = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
 export function serve(databaseUrl: string, extra: Record<string, string> = {}, root = ROOT): Promise<Serving> {
   return new Promise((resolvePromise, reject) => {
     const child = track(
-      spawn(
-        process.execPath,
-        [...commandNodeFlags(join(root, 'bin', 'tasklane.js')), join(root, 'bin', 'tasklane.js'), 'serve'],
-        {
-          cwd: root,
-          env: cliEnv(databaseUrl, extra),
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      ),
+      spawn(process.execPath, [...tasklaneCommand(root), 'serve'], {
+        cwd: root,
+        env: cliEnv(databaseUrl, extra),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
     );
     let stdout = '';
     let stderr = '';

@@ -1,4 +1,4 @@
-/** `tasklane serve | admin …`: the operator's entry point (bin/tasklane.js calls this). */
+/** `tasklane serve | admin …`: the operator's entry point (bin/tasklane.js calls runAsProcess). */
 // Each command loads only its own modules: `admin` and `migrate-data` never load the HTTP
 // server, which would double their start-up time (an operator's script may run dozens).
 
@@ -28,4 +28,17 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`tasklane: unknown command "${command}"\n${USAGE}`);
       return 2;
   }
+}
+
+/** Runs one command as this whole process (bin/tasklane.js): its exit code becomes the process's. */
+export function runAsProcess(argv: string[]): void {
+  main(argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : String(error));
+      process.exitCode = 1;
+    },
+  );
 }
