@@ -197,10 +197,9 @@ describe('admin changes reach running event streams', { timeout: 4 * TIMEOUT }, 
     const stream = await openStream(live.server, leaver.key, { label: 'leaver' });
     assert.equal(stream.status, 200);
     await stream.waitForComment('connected');
-    const started = Date.now();
     await adminOk(live.db.url, ['member', 'remove', '--org', team.id, '--user', leaver.userId]);
-    const bound = TEST_STORE === 'postgres' ? 2_000 : 7_000;
-    await stream.waitClosed(bound);
-    assert.ok(Date.now() - started < bound + 1_500, `ended ${Date.now() - started} ms after the command started`);
+    // Counted from the commit (the command's end), not from its start: a process's start-up time on
+    // a busy machine is no part of the rule.
+    await stream.waitClosed(TEST_STORE === 'postgres' ? 2_000 : 7_000);
   });
 });
