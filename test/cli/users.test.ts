@@ -291,7 +291,7 @@ describe('two writers racing for one email', { timeout: 4 * TIMEOUT }, () => {
     const email = newEmail();
     const runs = await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
-        runAdmin(live.db.url, ['user', 'create', '--email', email, '--name', `P${i}`]),
+        runAdmin(live.db.url, ['user', 'create', '--email', email, '--name', `P${i}`], { process: true }),
       ),
     );
     assert.equal(runs.filter((run) => run.code === 0).length, 1, runs.map((r) => r.stderr).join('\n'));
