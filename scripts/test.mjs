@@ -4,10 +4,14 @@
  * always on SQLite, then again on PostgreSQL when TEST_DATABASE_URL names a server.
  *
  * - The web build (`npm run build:web`) runs in the background while the server suites run, so
- *   they never wait for it. Only suites that need the built web app (web/dist) wait: *.web.test
- *   files and the browser tests (e2e/*.e2e.test). They start as soon as the build is done, one at
- *   a time beside the server suites, and their output is printed after them. A failed web build
- *   fails the run.
+ *   they never wait for it; a run that selects no suite needing it does not build it at all.
+ * - Only the suites that need the built web app (web/dist) wait for it: *.web.test files and the
+ *   browser tests (e2e/*.e2e.test). They start as soon as the build is done, two at a time beside
+ *   the server suites, on one Chromium that the browser suites share (each test still has browser
+ *   contexts of its own), and their output is printed after the server suites'. A failed web
+ *   build fails the run.
+ * - Each pool starts its longest suites first (as long as they took last time, kept in
+ *   dist/test-durations.json), so that no long suite starts last and runs alone at the end.
  * - *.pg.test files need PostgreSQL and run only in its pass; browser tests run once, on SQLite.
  * - Without TEST_DATABASE_URL the PostgreSQL pass is skipped with a visible notice, unless
  *   REQUIRE_POSTGRES=1 (set by .ci/run), which turns that skip into a failure.
@@ -17,9 +21,9 @@
  * `npm test -- events/ sessions/`.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { setPriority } from 'node:os';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true })
@@ -52,18 +56,85 @@ function run(command, args, { env = process.env, capture = false, lowPriority = 
   });
 }
 
+/** How long each suite took when it last ran, by store and file (ms): dist/ is the build's own folder. */
+const DURATIONS = join('dist', 'test-durations.json');
+const durations = (() => {
+  try {
+    return JSON.parse(readFileSync(DURATIONS, 'utf8'));
+  } catch {
+    return {};
+  }
+})();
+
+/** The longest first; a suite with no time yet counts as long, so that it is measured early. */
+function longestFirst(store, files) {
+  const took = (file) => durations[`${store}:${file}`] ?? Infinity;
+  return [...files].sort((a, b) => took(b) - took(a) || a.localeCompare(b));
+}
+
 /**
- * Runs suites on `store`, two files at a time. The web app's suites, which start while the server
- * suites are still running, go one at a time: with the browser tests they are the heaviest.
+ * Runs suites on `store`, `concurrency` files at a time, the longest first, and records how long
+ * each took. `env` adds variables (the shared browser's address).
  */
-function runSuites(store, files, { capture = false, concurrency = 2 } = {}) {
-  // A captured run would pick the TAP reporter (its output is not a terminal): keep the one the
-  // other runs show.
-  const reporter = capture && process.stdout.isTTY ? ['--test-reporter=spec'] : [];
-  return run(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...reporter, ...files], {
-    env: { ...process.env, TASKLANE_TEST_STORE: store },
-    capture,
+async function runSuites(store, files, { capture = false, concurrency = 2, env = {} } = {}) {
+  // Printed as the run would print by itself: spec on a terminal (also when captured), else TAP.
+  const printer = process.stdout.isTTY ? 'spec' : 'tap';
+  const scratch = mkdtempSync(join(tmpdir(), 'tasklane-durations-'));
+  const timesFile = join(scratch, 'times.json');
+  const result = await run(
+    process.execPath,
+    [
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      `--test-reporter=${printer}`,
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/durations-reporter.mjs',
+      `--test-reporter-destination=${timesFile}`,
+      ...longestFirst(store, files),
+    ],
+    { env: { ...process.env, ...env, TASKLANE_TEST_STORE: store }, capture },
+  );
+  try {
+    for (const [file, ms] of Object.entries(JSON.parse(readFileSync(timesFile, 'utf8')))) {
+      durations[`${store}:${relative(process.cwd(), file)}`] = Math.round(ms);
+    }
+    writeFileSync(DURATIONS, `${JSON.stringify(durations, null, 1)}\n`);
+  } catch {
+    // No times (the run was cut short): the next run orders by the ones it has.
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return result;
+}
+
+/** Builds the web app in the background; resolves with whether it succeeded and how long it took. */
+function buildWebApp() {
+  const started = Date.now();
+  // At low priority, so that on a busy machine the build takes the CPU the server suites leave,
+  // rather than slowing timing-sensitive suites down.
+  return run('npm', ['run', '--silent', 'build:web'], { capture: true, lowPriority: true }).then((result) => {
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (!result.ok)
+      console.error(`\nFAIL: the web build (npm run build:web) failed after ${seconds} s:\n${result.output}`);
+    return { ...result, seconds };
   });
+}
+
+/**
+ * Runs the suites that need the built web app, two at a time. The browser suites share one
+ * Chromium, started here (its start-up paid once, not once per suite); without Chromium each
+ * suite skips or fails by itself, as REQUIRE_BROWSER says.
+ */
+async function runWebSuites(files) {
+  const { missingBrowser, SHARED_BROWSER_ENV, startSharedBrowser } = await import('../dist/e2e/support/browser.js');
+  const browser =
+    files.some((f) => f.endsWith('.e2e.test.js')) && !missingBrowser() ? await startSharedBrowser() : null;
+  try {
+    const env = browser ? { [SHARED_BROWSER_ENV]: browser.wsEndpoint() } : {};
+    return await runSuites('sqlite', files, { capture: true, concurrency: 2, env });
+  } finally {
+    await browser?.close();
+  }
 }
 
 const needsWebApp = (file) => file.endsWith('.web.test.js') || file.endsWith('.e2e.test.js');
@@ -73,35 +144,29 @@ const all = ['src', 'test', 'e2e'].flatMap((dir) => testFiles(dir));
 const only = process.argv.slice(2);
 const selected = only.length ? all.filter((f) => only.some((o) => f.includes(o))) : all;
 
-const webStarted = Date.now();
-// At low priority, so that on a busy machine the build takes the CPU the server suites leave,
-// rather than slowing timing-sensitive suites down.
-const webBuild = run('npm', ['run', '--silent', 'build:web'], { capture: true, lowPriority: true }).then((result) => {
-  const seconds = ((Date.now() - webStarted) / 1000).toFixed(1);
-  if (!result.ok)
-    console.error(`\nFAIL: the web build (npm run build:web) failed after ${seconds} s:\n${result.output}`);
-  return { ...result, seconds };
-});
+const webBuild = selected.some(needsWebApp) ? buildWebApp() : null;
 
 // SQLite: the server suites now, the ones that need the web app once it is built.
 const sqliteFiles = selected.filter((f) => !f.endsWith('.pg.test.js'));
 const serverFiles = sqliteFiles.filter((f) => !needsWebApp(f));
 const webFiles = sqliteFiles.filter(needsWebApp);
-console.log(header('test suite on sqlite: server suites, while the web app builds', serverFiles));
-const webSuites = webBuild.then((build) =>
-  build.ok && webFiles.length
-    ? runSuites('sqlite', webFiles, { capture: true, concurrency: 1 })
-    : { ok: build.ok, output: '' },
+console.log(header(`test suite on sqlite: server suites${webBuild ? ', while the web app builds' : ''}`, serverFiles));
+const webSuites = webBuild?.then((build) =>
+  build.ok && webFiles.length ? runWebSuites(webFiles) : { ok: build.ok, output: '' },
 );
 let ok = serverFiles.length ? (await runSuites('sqlite', serverFiles)).ok : true;
-const build = await webBuild;
-console.log(`\nweb build: ${build.ok ? 'done' : 'FAILED'} in ${build.seconds} s`);
-if (build.ok) {
+// Without a selected suite that needs it, the web app is neither built nor waited for.
+const build = webBuild ? await webBuild : { ok: true };
+if (!webBuild) {
+  console.log('\nweb build: not needed by the selected suites');
+} else if (build.ok) {
+  console.log(`\nweb build: done in ${build.seconds} s`);
   console.log(header('test suite on sqlite: suites that need the built web app', webFiles));
   const web = await webSuites;
   process.stdout.write(web.output);
   ok = web.ok && ok;
 } else {
+  console.log(`\nweb build: FAILED in ${build.seconds} s`);
   console.error(`\nFAIL: not run without a web build: ${webFiles.join(' ') || 'none selected'}`);
   ok = false;
 }

@@ -6,9 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import MarkdownIt from 'markdown-it';
 import { startTestServer, type TestServer } from './harness.js';
+import { ROOT } from './processes.js';
 import { loadRouteTable, openApiDocument, type JsonSchema } from './route-table.js';
 
 /** The published interface's endpoints (task-service-interface 1.0.0); they never change. */
@@ -37,7 +39,7 @@ describe('the API reference', () => {
   after(() => server.close());
 
   test('every endpoint beyond the published interface is named in docs/api.md', async () => {
-    const reference = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    const reference = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
     const { routes } = await loadRouteTable(server);
     const undocumented = routes
       .filter((route) => route.method !== 'HEAD' && !SPEC_ROUTES.has(route.name))

@@ -1,13 +1,31 @@
 /**
- * The operator CLI as a user runs it: `node bin/tasklane.js …` in a child process (compiled code
- * from dist/), on a temporary database (SQLite, or PostgreSQL when the suite runs on it). Covers every `admin` command of the README, its
- * failures, and `serve`: first start, restart, SIGTERM, and admin changes seen by a running server.
+ * The operator CLI, on a temporary database (SQLite, or PostgreSQL when the suite runs on it).
+ * Covers every `admin` command of the README, its failures, and `serve`: first start, restart,
+ * SIGTERM, and admin changes seen by a running server. Admin commands run in this process (main()
+ * with streams of its own: a Node.js start each would cost a second); what only a process shows
+ * runs `node bin/tasklane.js …` as one: exit codes and output (`admin as a process`), commands
+ * started at once on a new database, and `serve`.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { linesOf } from './cli/support.js';
 import { Client, expectError, expectStatus, tempDatabase, type TempDatabase } from './harness.js';
-import { admin, adminFails, killAll, printedKey, serve, TIMEOUT, UUID, type Serving } from './processes.js';
+import {
+  admin,
+  adminFails,
+  cliEnv,
+  killAll,
+  printedKey,
+  runCli,
+  serve,
+  TIMEOUT,
+  UUID,
+  type Run,
+  type Serving,
+} from './processes.js';
+
+const show = (run: Run) => `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`;
 
 describe('tasklane admin', { timeout: 10 * TIMEOUT }, () => {
   let db: TempDatabase;
@@ -300,9 +318,48 @@ describe('tasklane admin', { timeout: 10 * TIMEOUT }, () => {
   });
 });
 
+describe('admin as a process', { timeout: 4 * TIMEOUT }, () => {
+  let db: TempDatabase;
+  before(async () => {
+    db = await tempDatabase();
+  });
+  after(async () => {
+    killAll();
+    await db?.remove();
+  });
+
+  test('success: exit 0, one JSON object on stdout, the database on stderr', async () => {
+    const run = await runCli(['admin', 'org', 'create', '--name', 'Process'], cliEnv(db.url));
+    assert.equal(run.code, 0, show(run));
+    const [line, ...more] = linesOf(run.stdout);
+    assert.deepEqual(more, [], show(run));
+    assert.deepEqual(Object.keys(JSON.parse(line!)).sort(), ['id', 'name'], show(run));
+    assert.match(run.stderr, /^database: /, show(run));
+  });
+
+  test('a refusal exits 1 and a usage error or an unknown command 2, each with one line on stderr and nothing on stdout', async () => {
+    const cases: [string[], number][] = [
+      [['admin', 'member', 'add', '--org', randomUUID(), '--user', randomUUID()], 1],
+      [['admin', 'org', 'create'], 2],
+      [['admin', 'org', 'explode'], 2],
+    ];
+    // Side by side: each is a process of its own.
+    const runs = await Promise.all(cases.map(([args]) => runCli(args, cliEnv(db.url))));
+    for (const [i, run] of runs.entries()) {
+      const [args, code] = cases[i]!;
+      assert.equal(run.code, code, `${args.join(' ')}: ${show(run)}`);
+      assert.equal(run.stdout, '', show(run));
+      assert.equal(linesOf(run.stderr).length, 1, show(run));
+    }
+    const unknown = await runCli(['explode'], cliEnv(db.url));
+    assert.equal(unknown.code, 2, show(unknown));
+    assert.match(unknown.stderr, /^tasklane: unknown command "explode"/, show(unknown));
+  });
+});
+
 describe('migrations', () => {
   test(
-    'admin commands started at once on a new database all succeed: the first migrates, the rest wait',
+    'admin processes started at once on a new database all succeed: the first migrates, the rest wait',
     {
       timeout: 2 * TIMEOUT,
     },
@@ -311,10 +368,11 @@ describe('migrations', () => {
       for (let round = 0; round < 3; round++) {
         const fresh = await tempDatabase();
         try {
-          const teams = await Promise.all(
-            [1, 2, 3, 4].map((n) => admin(fresh.url, 'org', 'create', '--name', `T${n}`)),
+          const runs = await Promise.all(
+            [1, 2, 3, 4].map((n) => runCli(['admin', 'org', 'create', '--name', `T${n}`], cliEnv(fresh.url))),
           );
-          assert.equal(new Set(teams.map((t) => t.id)).size, 4);
+          for (const run of runs) assert.equal(run.code, 0, show(run));
+          assert.equal(new Set(runs.map((run) => JSON.parse(run.stdout).id)).size, 4);
         } finally {
           await fresh.remove();
         }

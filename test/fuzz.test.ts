@@ -339,7 +339,7 @@ describe(`fuzzing every endpoint from its OpenAPI schema (${TEST_STORE}, ${RUNS}
           },
         );
       } catch (error) {
-        const replay = `FUZZ_SEED=${SEED} FUZZ_ONLY="${route.name}" TASKLANE_TEST_STORE=${TEST_STORE} node --test dist/test/fuzz.test.js`;
+        const replay = `FUZZ_SEED=${SEED} FUZZ_ONLY="${route.name}" npm run test:one -- ${TEST_STORE === 'postgres' ? '--pg ' : ''}test/fuzz.test.ts`;
         throw new Error(
           `${(error as Error).message}\n\nReplay: ${replay} (add FUZZ_PATH=<path above> to run only the failing case)`,
         );

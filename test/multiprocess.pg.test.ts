@@ -31,11 +31,11 @@ async function sqlRows<T = any>(databaseUrl: string, text: string): Promise<T[]>
   }
 }
 
-/** The migration names that ship: one compiled file per migration, named like its migration. */
+/** The migration names that ship: one source file per migration, named like its migration. */
 function shippedMigrations(): string[] {
-  return readdirSync(join(ROOT, 'dist', 'src', 'storage', 'migrations'))
-    .filter((file) => file.endsWith('.js'))
-    .map((file) => file.slice(0, -'.js'.length))
+  return readdirSync(join(ROOT, 'src', 'storage', 'migrations'))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .map((file) => file.slice(0, -'.ts'.length))
     .sort();
 }
 

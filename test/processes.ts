@@ -1,21 +1,48 @@
 /**
- * Child-process helpers: run the real `tasklane` command (compiled code from dist/) the way an
- * operator does, and tidy up whatever is left running.
+ * Running the `tasklane` command: as a real child process, the way an operator does (the built
+ * bin/tasklane.js, or, when the suite runs from source, the same entry through tsx), or, where a
+ * test is not about the process itself, in this process (main() with streams of its own), which
+ * costs milliseconds rather than a Node.js start. Also tidies up whatever is left running.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { main } from '../src/cli/main.js';
 
-/** The checkout root: this file runs as dist/test/cli.test.js. */
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/**
+ * Whether the suite runs from its TypeScript sources through tsx (`npm run test:one`) rather than
+ * compiled into dist/ (`npm test`): every path below the checkout and every child process follow it.
+ */
+export const FROM_SOURCE = import.meta.url.endsWith('.ts');
+/** The checkout root: this file runs as dist/test/processes.js, or as test/processes.ts from source. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), FROM_SOURCE ? '..' : '../..');
 export const BIN = join(ROOT, 'bin', 'tasklane.js');
 
 /** The Node.js flags the `tasklane` command runs with: those of its `#!/usr/bin/env -S node …` line. */
 export function commandNodeFlags(bin = BIN): string[] {
   const words = readFileSync(bin, 'utf8').split('\n', 1)[0]!.split(/\s+/);
   return words.slice(words.indexOf('node') + 1);
+}
+
+/**
+ * The arguments of `node` that run `tasklane` from the checkout at `root`, with its Node.js flags:
+ * its bin/tasklane.js, which runs the compiled CLI, or from source what that file does, through tsx
+ * (resolved here, so that a child in another folder finds it too).
+ */
+export function tasklaneCommand(root = ROOT): string[] {
+  const bin = join(root, 'bin', 'tasklane.js');
+  if (!FROM_SOURCE || root !== ROOT) return [...commandNodeFlags(bin), bin];
+  const entry = pathToFileURL(join(root, 'src', 'cli', 'main.ts')).href;
+  return [
+    ...commandNodeFlags(bin),
+    '--import',
+    import.meta.resolve('tsx'),
+    '--eval',
+    `import(${JSON.stringify(entry)}).then((cli) => cli.runAsProcess(process.argv.slice(1)));`,
+  ];
 }
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TIMEOUT = 60_000;
@@ -48,19 +75,62 @@ export function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
+export interface RunOptions {
+  /** Written to the command's stdin, which is otherwise empty. */
+  input?: string;
+  /** The folder it runs in (the checkout unless given); only a real process has a folder of its own. */
+  cwd?: string;
+  /** Runs it as a real child process: for what only a process shows (exit, signals, its stdin, its folder). */
+  process?: boolean;
+}
+
+/** Runs `tasklane <args>` to completion: in this process, unless `options` ask for a real one. */
+export function runCommand(args: string[], env: NodeJS.ProcessEnv, options: RunOptions = {}): Promise<Run> {
+  return options.process || options.cwd !== undefined ? runCli(args, env, options) : runInProcess(args, env, options);
+}
+
 /**
- * Runs `tasklane <args>` to completion (killed after TIMEOUT), in `cwd` (the checkout unless
- * given), with `input` on its stdin (else no stdin at all).
+ * The in-process commands run one after another: on SQLite, two connections in one thread cannot
+ * wait for each other (one's busy wait blocks the thread the other needs to finish). A test of
+ * commands racing runs them as processes.
  */
-export function runCli(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  options: { input?: string; cwd?: string } = {},
-): Promise<Run> {
+let lastInProcess: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `tasklane <args>` in this process: main() with `env` for its environment, `input` on its
+ * stdin and its output captured. The result is what the child's would be, without a signal.
+ */
+export function runInProcess(args: string[], env: NodeJS.ProcessEnv, options: RunOptions = {}): Promise<Run> {
+  const run = lastInProcess.then(() => runHere(args, env, options));
+  lastInProcess = run.catch(() => {});
+  return run;
+}
+
+async function runHere(args: string[], env: NodeJS.ProcessEnv, options: RunOptions): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    stdin: Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)], { objectMode: false }),
+    env,
+  });
+  return { code, signal: null, stdout, stderr };
+}
+
+/**
+ * Runs `tasklane <args>` as a child process to completion (killed after TIMEOUT), in `cwd` (the
+ * checkout unless given), with `input` on its stdin (else no stdin at all).
+ */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, options: RunOptions = {}): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
     const stdin = options.input === undefined ? 'ignore' : 'pipe';
     const child = track(
-      spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: [stdin, 'pipe', 'pipe'] }),
+      spawn(process.execPath, [...tasklaneCommand(), ...args], {
+        cwd: options.cwd ?? ROOT,
+        env,
+        stdio: [stdin, 'pipe', 'pipe'],
+      }),
     );
     if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
@@ -84,9 +154,9 @@ export function runCli(
 const describeRun = (args: string[], run: Run) =>
   `tasklane ${args.join(' ')} → exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`;
 
-/** Runs `tasklane admin <args>`, asserts exit 0 and exactly one JSON object on stdout, returns it. */
+/** Runs `tasklane admin <args>` (in this process), asserts exit 0 and exactly one JSON object on stdout, returns it. */
 export async function admin(databaseUrl: string, ...args: string[]): Promise<any> {
-  const run = await runCli(['admin', ...args], cliEnv(databaseUrl));
+  const run = await runInProcess(['admin', ...args], cliEnv(databaseUrl));
   assert.equal(run.code, 0, describeRun(args, run));
   const lines = run.stdout.split('\n').filter((line) => line.trim() !== '');
   assert.equal(lines.length, 1, `expected one line of JSON on stdout: ${describeRun(args, run)}`);
@@ -95,9 +165,9 @@ export async function admin(databaseUrl: string, ...args: string[]): Promise<any
   return value;
 }
 
-/** Runs `tasklane admin <args>`, asserts a non-zero exit, nothing on stdout and one line on stderr. */
+/** Runs `tasklane admin <args>` (in this process), asserts a non-zero exit, nothing on stdout and one line on stderr. */
 export async function adminFails(databaseUrl: string, ...args: string[]): Promise<string> {
-  const run = await runCli(['admin', ...args], cliEnv(databaseUrl));
+  const run = await runInProcess(['admin', ...args], cliEnv(databaseUrl));
   assert.notEqual(run.code, 0, describeRun(args, run));
   assert.equal(run.stdout.trim(), '', `stdout must stay empty on failure: ${describeRun(args, run)}`);
   const lines = run.stderr.split('\n').filter((line) => line.trim() !== '');
@@ -124,15 +194,11 @@ export const LISTENING = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
 export function serve(databaseUrl: string, extra: Record<string, string> = {}, root = ROOT): Promise<Serving> {
   return new Promise((resolvePromise, reject) => {
     const child = track(
-      spawn(
-        process.execPath,
-        [...commandNodeFlags(join(root, 'bin', 'tasklane.js')), join(root, 'bin', 'tasklane.js'), 'serve'],
-        {
-          cwd: root,
-          env: cliEnv(databaseUrl, extra),
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      ),
+      spawn(process.execPath, [...tasklaneCommand(root), 'serve'], {
+        cwd: root,
+        env: cliEnv(databaseUrl, extra),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
     );
     let stdout = '';
     let stderr = '';

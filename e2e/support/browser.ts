@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserServer,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { ROOT } from '../../test/processes.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -39,21 +46,37 @@ export function requireBrowser(): void {
   if (missing) throw new Error(`REQUIRE_BROWSER=1 but ${missing}`);
 }
 
+const LAUNCH_OPTIONS = {
+  executablePath: CHROMIUM,
+  headless: true,
+  // The machine has no internet: keep Chromium from calling home at all.
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+/**
+ * Where a Chromium that every browser suite of a run shares listens (scripts/test.mjs starts it):
+ * a suite then connects to it instead of starting its own, and each test still gets contexts of
+ * its own, as isolated as in a browser of their own.
+ */
+export const SHARED_BROWSER_ENV = 'TASKLANE_SHARED_BROWSER';
+
+/** The shared Chromium when the run has one, else a new one; `close()` closes only this suite's part. */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // The machine has no internet: keep Chromium from calling home at all.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const shared = process.env[SHARED_BROWSER_ENV];
+  return shared ? chromium.connect(shared) : chromium.launch(LAUNCH_OPTIONS);
+}
+
+/** Starts the Chromium the browser suites of one run share (its `wsEndpoint()` goes in SHARED_BROWSER_ENV). */
+export function startSharedBrowser(): Promise<BrowserServer> {
+  return chromium.launchServer(LAUNCH_OPTIONS);
 }
 
 /** What a context saw that a healthy app never does: requests off the server, page errors. */

@@ -13,6 +13,7 @@ import { AppError } from '../http/errors.js';
 import { databaseLocation, MissingDatabaseError, openStore, type Store } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { AdminError, type Command, type CommandGroup, type Options } from './admin/command.js';
+import { printLine, type CliIo } from './io.js';
 import { invitationCommands } from './admin/invitations.js';
 import { accessCommands } from './admin/keys.js';
 import { statusCommands } from './admin/statuses.js';
@@ -82,25 +83,25 @@ function parseOptions(name: string, command: Command, args: string[]): Options |
   return options;
 }
 
-/** Runs one admin command; resolves to the exit code. */
-export async function runAdmin(argv: string[]): Promise<number> {
+/** Runs one admin command with `io`'s streams and environment; resolves to the exit code. */
+export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
   const name = argv.slice(0, 2).join(' ');
   const command = COMMANDS[name];
   if (!command) {
     if (argv[0] === 'help' || argv[0] === '--help' || argv.length === 0) {
-      console.log(help());
+      printLine(io.stdout, help());
       return 0;
     }
-    console.error(`unknown admin command "${name}"; run "tasklane admin help"`);
+    printLine(io.stderr, `unknown admin command "${name}"; run "tasklane admin help"`);
     return 2;
   }
   if (argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
-    console.log([usageOf(name, command), ...wrap(command.summary, '  ')].join('\n'));
+    printLine(io.stdout, [usageOf(name, command), ...wrap(command.summary, '  ')].join('\n'));
     return 0;
   }
   const options = parseOptions(name, command, argv.slice(2));
   if (typeof options === 'string') {
-    console.error(options);
+    printLine(io.stderr, options);
     return 2;
   }
 
@@ -110,7 +111,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
   let database: string | undefined;
   const notes: string[] = [];
   try {
-    const config = loadConfig();
+    const config = loadConfig(io.env);
     const location = databaseLocation(config.databaseUrl);
     if (!location.exists && !command.createsDatabase) throw new MissingDatabaseError(location.shown);
     database = location.shown;
@@ -122,7 +123,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
     stopBridge = bridgeToBus(bus);
     const result = await command.run(store, options, {
       note: (message) => notes.push(message),
-      readPassword: (whose) => readPassword(whose, location.shown),
+      readPassword: (whose) => readPassword(whose, location.shown, io),
       linkBase: () => {
         if (config.publicUrl) return config.publicUrl;
         const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
@@ -133,13 +134,16 @@ export async function runAdmin(argv: string[]): Promise<number> {
         return base;
       },
     });
-    console.log(JSON.stringify(result));
-    console.error(location.exists ? `database: ${database}` : `database: ${database} (a new database, created now)`);
-    for (const note of notes) console.error(note);
+    printLine(io.stdout, JSON.stringify(result));
+    printLine(
+      io.stderr,
+      location.exists ? `database: ${database}` : `database: ${database} (a new database, created now)`,
+    );
+    for (const note of notes) printLine(io.stderr, note);
     return 0;
   } catch (error) {
     // One line, whatever the error's own message holds.
-    console.error(failure(name, error, database).replace(/\s*\n\s*/g, ' '));
+    printLine(io.stderr, failure(name, error, database).replace(/\s*\n\s*/g, ' '));
     return 1;
   } finally {
     stopBridge?.();

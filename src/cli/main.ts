@@ -1,4 +1,6 @@
-/** `tasklane serve | admin …`: the operator's entry point (bin/tasklane.js calls this). */
+/** `tasklane serve | admin …`: the operator's entry point (bin/tasklane.js calls runAsProcess). */
+import { printLine, processIo, type CliIo } from './io.js';
+
 // Each command loads only its own modules: `admin` and `migrate-data` never load the HTTP
 // server, which would double their start-up time (an operator's script may run dozens).
 
@@ -9,23 +11,39 @@ const USAGE = `usage:
   tasklane migrate-data --from URL --to URL
                                  copy a whole database into an empty one (e.g. SQLite → PostgreSQL)`;
 
-/** Runs one command; resolves to the exit code. */
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Runs one command with `io` (this process's streams and environment unless given); resolves to
+ * the exit code. `serve` always runs as the process itself: it answers the process's signals.
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
       return (await import('./serve.js')).runServe();
     case 'admin':
-      return (await import('./admin.js')).runAdmin(rest);
+      return (await import('./admin.js')).runAdmin(rest, io);
     case 'migrate-data':
-      return (await import('./migrate-data.js')).runMigrateData(rest);
+      return (await import('./migrate-data.js')).runMigrateData(rest, io);
     case undefined:
     case 'help':
     case '--help':
-      console.log(USAGE);
+      printLine(io.stdout, USAGE);
       return 0;
     default:
-      console.error(`tasklane: unknown command "${command}"\n${USAGE}`);
+      printLine(io.stderr, `tasklane: unknown command "${command}"\n${USAGE}`);
       return 2;
   }
+}
+
+/** Runs one command as this whole process (bin/tasklane.js): its exit code becomes the process's. */
+export function runAsProcess(argv: string[]): void {
+  main(argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : String(error));
+      process.exitCode = 1;
+    },
+  );
 }

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { checkSource, copyDatabase } from '../storage/copy.js';
 import { openStore, sqlitePath, type Store } from '../storage/database.js';
 import { readSnapshot } from '../storage/snapshot.js';
+import { printLine, type CliIo } from './io.js';
 import { terminalProgress } from './progress.js';
 
 const USAGE = 'usage: tasklane migrate-data --from sqlite:./data/tasklane.db --to postgres://user@host:5432/db';
@@ -27,7 +28,7 @@ function sameDatabase(from: string, to: string): boolean {
   }
 }
 
-export async function runMigrateData(argv: string[]): Promise<number> {
+export async function runMigrateData(argv: string[], io: CliIo): Promise<number> {
   let from: string | undefined;
   let to: string | undefined;
   try {
@@ -37,20 +38,20 @@ export async function runMigrateData(argv: string[]): Promise<number> {
       strict: true,
     }).values);
   } catch (error) {
-    console.error(`${(error as Error).message.split('\n')[0]} (${USAGE})`);
+    printLine(io.stderr, `${(error as Error).message.split('\n')[0]} (${USAGE})`);
     return 2;
   }
   if (!from || !to) {
-    console.error(`missing --from or --to (${USAGE})`);
+    printLine(io.stderr, `missing --from or --to (${USAGE})`);
     return 2;
   }
   if (sameDatabase(from, to)) {
-    console.error('--from and --to name the same database');
+    printLine(io.stderr, '--from and --to name the same database');
     return 2;
   }
 
   const started = Date.now();
-  const progress = terminalProgress(process.stderr);
+  const progress = terminalProgress(io.stderr);
   let target: Store | undefined;
   try {
     const report = await readSnapshot(from, async (source) => {
@@ -61,11 +62,14 @@ export async function runMigrateData(argv: string[]): Promise<number> {
     });
     progress.done();
     const seconds = Math.round((Date.now() - started) / 100) / 10;
-    console.log(JSON.stringify({ copied: report.copied, verified: true, checksums: report.checksums, seconds }));
+    printLine(
+      io.stdout,
+      JSON.stringify({ copied: report.copied, verified: true, checksums: report.checksums, seconds }),
+    );
     return 0;
   } catch (error) {
     progress.done();
-    console.error(`migrate-data failed: ${error instanceof Error ? error.message : String(error)}`);
+    printLine(io.stderr, `migrate-data failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
     await target?.close();

@@ -5,22 +5,23 @@
  * script can pipe it in (`printf '%s\n' "$PW" | tasklane admin user set-password --user …`).
  */
 import type { ReadStream } from 'node:tty';
+import type { CliIo } from './io.js';
 
 /** The operator gave no password, or the two entries differ: printed as the command's one-line failure. */
 export class PasswordInputError extends Error {}
 
-export async function readPassword(whose: string, database: string): Promise<string> {
-  const stdin = process.stdin;
+export async function readPassword(whose: string, database: string, io: CliIo): Promise<string> {
+  const { stdin, stderr } = io;
   if (!stdin.isTTY) return firstLine(stdin);
-  process.stderr.write(`Setting the password of ${whose} (database: ${database}).\n`);
-  const first = await readHidden(stdin as ReadStream, 'New password: ');
-  const second = await readHidden(stdin as ReadStream, 'Repeat it: ');
+  stderr.write(`Setting the password of ${whose} (database: ${database}).\n`);
+  const first = await readHidden(stdin as ReadStream, stderr, 'New password: ');
+  const second = await readHidden(stdin as ReadStream, stderr, 'Repeat it: ');
   if (first !== second) throw new PasswordInputError('the two passwords differ; nothing was changed');
   return first;
 }
 
 /** The first line of a piped stdin, without its line ending. */
-async function firstLine(stdin: NodeJS.ReadStream): Promise<string> {
+async function firstLine(stdin: NodeJS.ReadableStream): Promise<string> {
   let text = '';
   for await (const chunk of stdin.setEncoding('utf8')) {
     text += chunk as string;
@@ -36,17 +37,17 @@ async function firstLine(stdin: NodeJS.ReadStream): Promise<string> {
 }
 
 /** One line typed on the terminal, shown as nothing at all: Enter ends it, Backspace edits, Ctrl-C cancels. */
-function readHidden(stdin: ReadStream, prompt: string): Promise<string> {
+function readHidden(stdin: ReadStream, stderr: CliIo['stderr'], prompt: string): Promise<string> {
   // Echo goes off before the prompt shows, so nothing typed after it can appear.
   stdin.setRawMode(true);
-  process.stderr.write(prompt);
+  stderr.write(prompt);
   return new Promise((resolve, reject) => {
     let value = '';
     const finish = (error?: Error) => {
       stdin.off('data', onData);
       stdin.setRawMode(false);
       stdin.pause();
-      process.stderr.write('\n');
+      stderr.write('\n');
       if (error) reject(error);
       else resolve(value);
     };

@@ -8,8 +8,13 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from './app-types.js';
 
-/** From dist/src/http/web.js (and src/http/web.ts) up to the checkout, then web/dist. */
-export const WEB_ROOT = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+/**
+ * From dist/src/http/web.js up to the checkout, then web/dist; from src/http/web.ts when the tests
+ * run from source (`npm run test:one`).
+ */
+export const WEB_ROOT = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? '../../web/dist' : '../../../web/dist', import.meta.url),
+);
 
 /** Scripts only from this origin, no inline script at all: a description can never run code. */
 const CONTENT_SECURITY_POLICY = [

@@ -1,11 +1,12 @@
 /**
- * What the CLI suites share: `tasklane admin` run as a child process with stdin, folder and
- * environment of the test's choosing, and its output read the way an operator's script reads it.
+ * What the CLI suites share: `tasklane admin` run with stdin, environment (and, as a child
+ * process, folder) of the test's choosing, and its output read the way an operator's script reads
+ * it. A command runs in the suite's own process unless the test asks for a real one.
  */
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { startTestServer, tempDatabase, type TempDatabase, type TestServer } from '../harness.js';
-import { cliEnv, killAll, runCli, type Run } from '../processes.js';
+import { cliEnv, killAll, runCommand, type Run, type RunOptions } from '../processes.js';
 
 /**
  * A temporary database with the server running on it in this process, for the suite (its before
@@ -27,11 +28,7 @@ export function serverOnTempDatabase(): { readonly db: TempDatabase; readonly se
   return live;
 }
 
-export interface AdminOptions {
-  /** Written to the command's stdin, which is otherwise closed. */
-  input?: string;
-  /** The folder it runs in (the checkout unless given). */
-  cwd?: string;
+export interface AdminOptions extends RunOptions {
   /** Variables to set; `undefined` removes one (DATABASE_URL, to use the default). */
   env?: Record<string, string | undefined>;
 }
@@ -43,7 +40,7 @@ const describeRun = (args: string[], run: Run) =>
 export function runAdmin(databaseUrl: string, args: string[], options: AdminOptions = {}): Promise<Run> {
   const env = { ...cliEnv(databaseUrl), ...options.env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-  return runCli(['admin', ...args], env, options);
+  return runCommand(['admin', ...args], env, options);
 }
 
 /** Non-empty lines of an output. */

@@ -167,26 +167,27 @@ describe('admin member: the last owner', { timeout: 4 * TIMEOUT }, () => {
   });
 });
 
+// Run as real processes: on PostgreSQL another process hears of a change only through NOTIFY, which
+// a command run in the server's own process would not need.
+const AS_PROCESS = { process: true };
+
 describe('admin changes reach running event streams', { timeout: 4 * TIMEOUT }, () => {
   test('status create, update and delete are announced as taskStatus.* to every member', async () => {
     const team = await createTestTeam(live.server);
     const member = await team.member();
     const stream = await liveStream(live.server, member, 'member');
-    const { value: made } = await adminOk(live.db.url, [
-      'status',
-      'create',
-      '--org',
-      team.id,
-      '--name',
-      'From the CLI',
-    ]);
+    const { value: made } = await adminOk(
+      live.db.url,
+      ['status', 'create', '--org', team.id, '--name', 'From the CLI'],
+      AS_PROCESS,
+    );
     assert.equal(show(await stream.next(5_000)), `taskStatus.created ${made.id}`);
-    await adminOk(live.db.url, ['status', 'update', '--id', String(made.id), '--name', 'Renamed']);
+    await adminOk(live.db.url, ['status', 'update', '--id', String(made.id), '--name', 'Renamed'], AS_PROCESS);
     assert.equal(show(await stream.next(5_000)), `taskStatus.updated ${made.id}`);
     const done = expectStatus(await team.owner.api.get('/v1/task-statuses'), 200).find(
       (s: { name: string }) => s.name === 'Done',
     );
-    await adminOk(live.db.url, ['status', 'delete', '--id', String(made.id), '--move-to', String(done.id)]);
+    await adminOk(live.db.url, ['status', 'delete', '--id', String(made.id), '--move-to', String(done.id)], AS_PROCESS);
     assert.equal(show(await stream.next(5_000)), `taskStatus.deleted ${made.id}`);
     stream.close();
   });
@@ -197,10 +198,9 @@ describe('admin changes reach running event streams', { timeout: 4 * TIMEOUT }, 
     const stream = await openStream(live.server, leaver.key, { label: 'leaver' });
     assert.equal(stream.status, 200);
     await stream.waitForComment('connected');
-    const started = Date.now();
-    await adminOk(live.db.url, ['member', 'remove', '--org', team.id, '--user', leaver.userId]);
-    const bound = TEST_STORE === 'postgres' ? 2_000 : 7_000;
-    await stream.waitClosed(bound);
-    assert.ok(Date.now() - started < bound + 1_500, `ended ${Date.now() - started} ms after the command started`);
+    await adminOk(live.db.url, ['member', 'remove', '--org', team.id, '--user', leaver.userId], AS_PROCESS);
+    // Counted from the commit (the command's end), not from its start: a process's start-up time on
+    // a busy machine is no part of the rule.
+    await stream.waitClosed(TEST_STORE === 'postgres' ? 2_000 : 7_000);
   });
 });

@@ -13,7 +13,7 @@ import { AppError } from '../../src/http/errors.js';
 import { createUser, setEmail } from '../../src/team/team.service.js';
 import { expectSignInRefused, signIn, WRONG_CREDENTIALS } from '../browser.js';
 import { Client, expectError, expectStatus } from '../harness.js';
-import { BIN, cliEnv, ROOT, TIMEOUT, track } from '../processes.js';
+import { cliEnv, ROOT, tasklaneCommand, TIMEOUT, track } from '../processes.js';
 import { adminOk, adminRefuses, runAdmin, serverOnTempDatabase } from './support.js';
 
 const live = serverOnTempDatabase();
@@ -106,7 +106,7 @@ describe('admin user set-password', { timeout: 4 * TIMEOUT }, () => {
  * screen shows a prompt for it. Resolves to the exit code and everything the terminal showed.
  */
 function onTerminal(args: string[], lines: string[]): Promise<{ code: number | null; screen: string }> {
-  const command = [process.execPath, BIN, ...args].map((word) => `'${word}'`).join(' ');
+  const command = [process.execPath, ...tasklaneCommand(), ...args].map((word) => `'${word}'`).join(' ');
   const child = track(
     spawn('script', ['-qec', command, '/dev/null'], {
       cwd: ROOT,
@@ -291,7 +291,7 @@ describe('two writers racing for one email', { timeout: 4 * TIMEOUT }, () => {
     const email = newEmail();
     const runs = await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
-        runAdmin(live.db.url, ['user', 'create', '--email', email, '--name', `P${i}`]),
+        runAdmin(live.db.url, ['user', 'create', '--email', email, '--name', `P${i}`], { process: true }),
       ),
     );
     assert.equal(runs.filter((run) => run.code === 0).length, 1, runs.map((r) => r.stderr).join('\n'));

@@ -171,10 +171,9 @@ describe('DELETE /v1/members/{userId}', () => {
     assert.equal(leaving.status, 200);
     await leaving.waitForComment('connected');
     await staying.waitForComment('connected');
-    const removedAt = Date.now();
     expectStatus(await remove(team.owner, leaver), 200);
+    // Within 2 s of the removal's commit, where the periodic recheck would take up to 5 s.
     await leaving.waitClosed(2_000);
-    assert.ok(Date.now() - removedAt < 2_000, `ended ${Date.now() - removedAt} ms after the removal`);
     assert.equal(staying.ended, false);
     const again = await openStream(server, leaver.key, { label: 'reconnect' });
     assert.equal(again.status, 401);

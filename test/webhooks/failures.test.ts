@@ -96,7 +96,6 @@ describe(`failing webhook deliveries (${TEST_STORE})`, () => {
     const slow = await receiver(() => ({ status: 200, delayMs: 3000 }));
     const { owner } = await createTestTeam(server);
     const webhook = await createWebhook(owner.api, `${slow.url}/slow`);
-    const started = Date.now();
     expectStatus(await owner.api.post('/v1/tasks', { title: 'Slow' }), 201);
     const [delivery] = await waitFor('a logged attempt', async () => {
       const found = await deliveriesOf(owner.api, webhook.id);
@@ -105,8 +104,9 @@ describe(`failing webhook deliveries (${TEST_STORE})`, () => {
     const [attempt] = delivery.attempts;
     assert.equal(attempt.status, null);
     assert.equal(attempt.error, 'No answer within 0.8 s.');
-    assert.ok(attempt.durationMs >= 700 && attempt.durationMs < 2000, `took ${attempt.durationMs} ms`);
-    assert.ok(Date.now() - started < 3000, 'the attempt was cut at its deadline');
+    // Cut at its deadline, before the answer that comes after 3 s (on a busy machine a timer may
+    // fire late, so the bound is the answer's time, not the deadline's).
+    assert.ok(attempt.durationMs >= 700 && attempt.durationMs < 3000, `took ${attempt.durationMs} ms`);
   });
 
   test('the log keeps the first 4 KB of a response body', async () => {

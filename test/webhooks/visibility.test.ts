@@ -2,12 +2,17 @@
  * A webhook never widens access: it receives exactly the events its owner's own event stream
  * would, and each payload shows only what its owner's GET would show (and once the owner may no
  * longer read the object, only its identity).
+ *
+ * A body is the object as it is when the body is built, at the delivery's first attempt (docs/api.md,
+ * "Webhooks"), not as it was at the change. So no test here changes an object again before the
+ * delivery it expects has arrived, unless it holds every delivery back until then (a server that
+ * does not deliver writes the changes; one that delivers starts after them).
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { createTestTeam } from '../factories.js';
-import { expectStatus, TEST_STORE } from '../harness.js';
+import { expectStatus, startTestServer, tempDatabase, TEST_STORE } from '../harness.js';
 import { createWebhook, startReceiver, verify, waitFor, webhookServer } from './support.js';
 
 const server = await webhookServer();
@@ -110,15 +115,57 @@ describe(`what a webhook may show (${TEST_STORE})`, () => {
     const webhook = await createWebhook(owner.api, `${receiver.url}/${owner.userId}`, {
       eventTypes: ['comment.created', 'comment.deleted'],
     });
+    const mine = () => receiver.requests.filter((r) => r.path === `/${owner.userId}`);
     const task = expectStatus(await owner.api.post('/v1/tasks', { title: 'Discussed' }), 201);
     const comment = expectStatus(await owner.api.post(`/v1/tasks/${task.id}/comments`, { body: 'Hi *there*' }), 201);
+    // Deleted only once the comment's own delivery has arrived: its body is built at its first attempt.
+    await waitFor('the comment.created delivery', () => (mine().length >= 1 ? true : undefined));
     expectStatus(await owner.api.delete(`/v1/tasks/${task.id}/comments/${comment.id}`), 200);
-    const mine = () => receiver.requests.filter((r) => r.path === `/${owner.userId}`);
-    await waitFor('both comment events', () => (mine().length >= 2 ? true : undefined));
+    await waitFor('the comment.deleted delivery', () => (mine().length >= 2 ? true : undefined));
     const [created, deleted] = mine().map((r) => verify(webhook.secret, r));
     assert.equal(created.type, 'comment.created');
     assert.deepEqual(created.data, comment, 'the comment as its POST (and GET) answered it');
     assert.equal(deleted.type, 'comment.deleted');
     assert.deepEqual(deleted.data, { id: comment.id, taskId: task.id });
+  });
+
+  test('a body is built at its first attempt: a comment deleted before then is only its identity in comment.created too', async () => {
+    const database = await tempDatabase();
+    try {
+      // The changes, made while no process delivers (the harness's servers do not, unless told to).
+      const writer = await startTestServer({ DATABASE_URL: database.url });
+      const { owner, webhook, task, comment } = await (async () => {
+        const { owner } = await createTestTeam(writer);
+        const webhook = await createWebhook(owner.api, `${receiver.url}/${owner.userId}`, {
+          eventTypes: ['comment.created', 'comment.deleted'],
+        });
+        const task = expectStatus(await owner.api.post('/v1/tasks', { title: 'Discussed' }), 201);
+        const comment = expectStatus(await owner.api.post(`/v1/tasks/${task.id}/comments`, { body: 'Gone soon' }), 201);
+        expectStatus(await owner.api.delete(`/v1/tasks/${task.id}/comments/${comment.id}`), 200);
+        return { owner, webhook, task, comment };
+      })().finally(() => writer.close());
+      // Then a process that delivers both: each body is built now, when the comment is gone.
+      const sender = await webhookServer({ DATABASE_URL: database.url });
+      try {
+        const mine = () => receiver.requests.filter((r) => r.path === `/${owner.userId}`);
+        await waitFor('both comment events', () => (mine().length >= 2 ? true : undefined));
+        const bodies = mine().map((r) => verify(webhook.secret, r));
+        assert.deepEqual(
+          bodies.map((b) => [b.type, b.data]),
+          [
+            ['comment.created', { id: comment.id, taskId: task.id }],
+            ['comment.deleted', { id: comment.id, taskId: task.id }],
+          ],
+        );
+        assert.ok(
+          mine().every((r) => !r.body.includes('Gone soon')),
+          'a body showed the comment as it was at the change',
+        );
+      } finally {
+        await sender.close();
+      }
+    } finally {
+      await database.remove();
+    }
   });
 });
