@@ -16,21 +16,9 @@
  * keys-multiprocess.pg.test.ts; secrets in logs in no-secrets-in-logs.test.ts.
  */
 import assert from 'node:assert/strict';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type {
-  KyselyPlugin,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  UnknownRow,
-} from 'kysely';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import {
   expiredKeyMessage,
   MALFORMED_KEY_MESSAGE,
@@ -39,7 +27,6 @@ import {
 } from '../src/keys/key-auth.js';
 import { generateApiKey } from '../src/keys/key-format.js';
 import { findKey, insertKey } from '../src/keys/keys.repository.js';
-import { openStore, type Store } from '../src/storage/database.js';
 import { hashPassword } from '../src/team/passwords.js';
 import { setPasswordHash } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor } from './factories.js';
@@ -54,94 +41,11 @@ import {
 } from './harness.js';
 import { admin, adminFails, killAll } from './processes.js';
 import { openStream } from './sse/stream.js';
+import { startCountedApp, type CountedApp, type Statement } from './statement-log.js';
 
 const TIMEOUT = { timeout: 30_000 };
 const DAY_MS = 86_400_000;
 const PASSWORD = 'a long enough password';
-
-// ---------------------------------------------------------------------------------------------
-// Counting SQL statements
-// ---------------------------------------------------------------------------------------------
-
-interface Statement {
-  kind: string;
-  tables: string[];
-}
-
-function tablesIn(node: unknown, found = new Set<string>()): Set<string> {
-  if (node && typeof node === 'object') {
-    const table = node as { kind?: string; table?: { identifier?: { name?: string } } };
-    if (table.kind === 'TableNode' && table.table?.identifier?.name) found.add(table.table.identifier.name);
-    for (const child of Object.values(node)) tablesIn(child, found);
-  }
-  return found;
-}
-
-/**
- * Records every statement the app sends while answering a request (a plugin sees each query as it
- * is compiled, in the asynchronous context of the code that sent it). What the app's background
- * jobs send (the webhook worker's poll, the housekeeping jobs) runs in no request's context and is
- * left out, whenever it happens to run.
- */
-class StatementLog implements KyselyPlugin {
-  private readonly statements: Statement[] = [];
-  private readonly inRequest = new AsyncLocalStorage<true>();
-
-  /** Marks everything `server` does for each request it receives, from the moment it arrives. */
-  watch(server: Server): void {
-    // Listeners run in order in one synchronous call: the app's own handler, after this one, and
-    // all the work it starts, run inside the context entered here.
-    server.prependListener('request', () => this.inRequest.enterWith(true));
-  }
-
-  transformQuery({ node }: PluginTransformQueryArgs) {
-    if (this.inRequest.getStore()) this.statements.push({ kind: node.kind, tables: [...tablesIn(node)].sort() });
-    return node;
-  }
-
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return result;
-  }
-
-  /** The statements requests sent while `work` ran. */
-  async during<T>(work: () => Promise<T>): Promise<{ result: T; statements: Statement[] }> {
-    const start = this.statements.length;
-    const result = await work();
-    return { result, statements: this.statements.slice(start) };
-  }
-}
-
-interface CountedApp {
-  log: StatementLog;
-  client(key?: string): Client;
-  close(): Promise<void>;
-}
-
-/** The real app on its own port over `databaseUrl`, with every statement it sends recorded. */
-async function startCountedApp(databaseUrl: string): Promise<CountedApp> {
-  const store = openStore(databaseUrl, { poolSize: 2 });
-  const log = new StatementLog();
-  const counted: Store = { ...store, db: store.db.withPlugin(log) };
-  const config = loadConfig({
-    DATABASE_URL: databaseUrl,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    RATE_LIMIT_PER_MINUTE: '0',
-    LOG_LEVEL: 'error',
-  });
-  const app = await buildApp({ store: counted, config });
-  log.watch(app.server);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  return {
-    log,
-    client: (key?: string) => new Client(url, key),
-    close: async () => {
-      await app.close();
-      await store.close();
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -229,19 +133,19 @@ describe('API keys', () => {
     const key = team.owner.key;
     const refused = [...typosOf(key), key.slice(0, -1), `${key}0`, 'tl_nope_nope', 'tlk_', `tlk_${'0'.repeat(49)}`];
     for (const typo of refused) {
-      const { result, statements } = await counted.log.during(() => counted.client(typo).get('/v1/me'));
+      const { result, statements } = await counted.log.requestsDuring(() => counted.client(typo).get('/v1/me'));
       expectError(result, 401, MALFORMED_KEY_MESSAGE);
       assert.deepEqual(statements, [], `a malformed key (${typo}) cost SQL statements`);
     }
 
     // The same counter sees the lookup of a well-formed key, known or not.
-    const unknown = await counted.log.during(() => counted.client(generateApiKey().key).get('/v1/me'));
+    const unknown = await counted.log.requestsDuring(() => counted.client(generateApiKey().key).get('/v1/me'));
     expectError(unknown.result, 401, UNKNOWN_KEY_MESSAGE);
     assert.ok(
       unknown.statements.some((s) => s.tables.includes('api_keys')),
       'a well-formed key was not looked up',
     );
-    const valid = await counted.log.during(() => counted.client(key).get('/v1/me'));
+    const valid = await counted.log.requestsDuring(() => counted.client(key).get('/v1/me'));
     expectStatus(valid.result, 200);
     assert.ok(valid.statements.some((s) => s.tables.includes('api_keys')));
   });
@@ -265,7 +169,7 @@ describe('API keys', () => {
       })
       .execute();
     assert.equal(expectStatus(await server.client(key).get('/v1/me'), 200).user.id, team.owner.userId);
-    const unknown = await counted.log.during(() => counted.client(legacyKey()).get('/v1/me'));
+    const unknown = await counted.log.requestsDuring(() => counted.client(legacyKey()).get('/v1/me'));
     expectError(unknown.result, 401, UNKNOWN_KEY_MESSAGE);
     assert.ok(unknown.statements.length > 0);
   });
@@ -279,7 +183,7 @@ describe('API keys', () => {
     assert.equal(await lastUsedAt(server, keyId), null);
 
     const before = Date.now();
-    const first = await counted.log.during(() => api.get('/v1/me'));
+    const first = await counted.log.requestsDuring(() => api.get('/v1/me'));
     expectStatus(first.result, 200);
     assert.equal(writes(first.statements), 1, 'the first use must record last_used_at');
     const recorded = await lastUsedAt(server, keyId);
@@ -288,7 +192,7 @@ describe('API keys', () => {
 
     await sleep(5);
     for (let i = 0; i < 3; i++) {
-      const again = await counted.log.during(() => api.get('/v1/lists'));
+      const again = await counted.log.requestsDuring(() => api.get('/v1/lists'));
       expectStatus(again.result, 200);
       assert.equal(writes(again.statements), 0, 'a request within the interval wrote last_used_at again');
     }
@@ -297,7 +201,7 @@ describe('API keys', () => {
     // Once the interval has passed (moved back here rather than waited for), the next use writes again.
     const old = new Date(Date.now() - TOUCH_INTERVAL_MS - 1_000).toISOString();
     await server.store.db.updateTable('api_keys').set({ last_used_at: old }).where('id', '=', keyId).execute();
-    const later = await counted.log.during(() => api.get('/v1/me'));
+    const later = await counted.log.requestsDuring(() => api.get('/v1/me'));
     expectStatus(later.result, 200);
     assert.equal(writes(later.statements), 1);
     assert.ok(Date.parse((await lastUsedAt(server, keyId))!) > Date.parse(recorded));

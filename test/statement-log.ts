@@ -2,6 +2,8 @@
  * The real app with every SQL statement it sends recorded: a Kysely plugin on its store sees each
  * query as it is compiled. For tests of what a request, or an idle server, costs in statements.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type {
   KyselyPlugin,
@@ -21,6 +23,8 @@ export interface Statement {
   kind: string;
   /** The tables it names, sorted. */
   tables: string[];
+  /** Sent while answering a request, rather than by a background job (the webhook worker, housekeeping). */
+  inRequest: boolean;
 }
 
 function tablesIn(node: unknown, found = new Set<string>()): Set<string> {
@@ -32,13 +36,36 @@ function tablesIn(node: unknown, found = new Set<string>()): Set<string> {
   return found;
 }
 
-/** Records every statement sent through the store it is plugged into. */
+/**
+ * Records every statement sent through the store it is plugged into, marking those sent while
+ * answering a request (the plugin sees each query in the asynchronous context of the code that
+ * sent it): a background job's statements run in no request's context, whenever they happen.
+ */
 export class StatementLog implements KyselyPlugin {
   readonly statements: Statement[] = [];
+  private readonly request = new AsyncLocalStorage<true>();
+
+  /** Marks everything `server` does for each request it receives, from the moment it arrives. */
+  watch(server: Server): void {
+    // Listeners run in order in one synchronous call: the app's own handler, after this one, and
+    // all the work it starts, run inside the context entered here.
+    server.prependListener('request', () => this.request.enterWith(true));
+  }
 
   transformQuery({ node }: PluginTransformQueryArgs) {
-    this.statements.push({ kind: node.kind, tables: [...tablesIn(node)].sort() });
+    this.statements.push({
+      kind: node.kind,
+      tables: [...tablesIn(node)].sort(),
+      inRequest: this.request.getStore() === true,
+    });
     return node;
+  }
+
+  /** What requests sent while `work` ran (a background job's statements left out, whenever it ran). */
+  async requestsDuring<T>(work: () => Promise<T>): Promise<{ result: T; statements: Statement[] }> {
+    const start = this.statements.length;
+    const result = await work();
+    return { result, statements: this.statements.slice(start).filter((s) => s.inRequest) };
   }
 
   async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
@@ -70,6 +97,7 @@ export async function startCountedApp(databaseUrl: string, env: Record<string, s
     ...env,
   });
   const app = await buildApp({ store: counted, config });
+  log.watch(app.server);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {
