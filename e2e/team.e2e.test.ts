@@ -4,7 +4,8 @@
  * live; used, revoked, expired, unknown and cut links each get a page that says so; workflow
  * statuses are added, renamed, recoloured, reordered, made default and done, and deleted with
  * their tasks moved, while a teammate's list follows live; an admin manages members but never an
- * owner, and once demoted has the next change refused and loses the controls without a reload.
+ * owner, and once demoted has their links revoked, the next change refused and the controls gone
+ * without a reload.
  * Screenshots go to test-artifacts/ (19-*.png); with README_SCREENSHOTS=1 Settings → Members
  * and the invitation page also to docs/screenshots/ for README.md.
  */
@@ -274,7 +275,7 @@ describeInBrowser('A team runs itself from the browser: invitations, members, wo
     assert.deepEqual(await statusNames(), ['To do', 'In progress', 'Done']);
   });
 
-  it('an admin manages members but never an owner; demoted, the next change is refused and the controls go at once', async () => {
+  it('an admin manages members but never an owner; demoted, their admin link leaves the pending list, the next change is refused and the controls go at once', async () => {
     const cy = await openPage(run, run.workspace.cy);
     await cy.getByRole('link', { name: 'Settings' }).click();
     const members = membersOf(cy);
@@ -293,9 +294,22 @@ describeInBrowser('A team runs itself from the browser: invitations, members, wo
       'an admin invites no owner',
     );
 
+    // Cy's admin link is pending on Ada's page; demoting Cy revokes it, and it leaves the list at once.
+    const cysLink = await run.workspace.api(run.workspace.cy, 'POST', '/v1/invitations', {
+      role: 'admin',
+      email: 'cys.friend@example.test',
+    });
+    assert.equal(cysLink.status, 201);
+    await ada.reload();
+    const cysPending = membersOf(ada)
+      .getByRole('table', { name: 'Pending invitations' })
+      .getByRole('cell', { name: 'cys.friend@example.test', exact: true });
+    await visible(cysPending);
+
     // Ada demotes Cy; Cy's page has not been told.
     await membersOf(ada).getByLabel('Role of Cy Park').selectOption('member');
     await visible(notice(ada, 'Cy Park is now a member.'));
+    await gone(cysPending);
     await members.getByLabel('Role of Ben Okafor').selectOption('admin');
     await visible(notice(cy, /^Could not change the role of Ben Okafor: Only the team's owners and admins/));
     await gone(members.getByLabel('Role of Ben Okafor'));

@@ -9,8 +9,11 @@
  *   instead of a name: they join the team and are signed in to it.
  *
  * An invitation is used at most once, also under concurrent accepts (`claimInvitation`); a
- * used, revoked, expired or unknown token is refused, saying which. Tokens and passwords spend
- * the sign-in budgets (http/rate-limit.ts): a token is counted against the address before it
+ * used, revoked, expired or unknown token is refused, saying which. It gives no more than its
+ * sender may give now: a demotion revokes the sender's links beyond the new role
+ * (team/members.service.ts), and an accept checks the sender's role again in its transaction,
+ * after any demotion in flight (`claimAndJoin`), which also refuses the links demotions left
+ * pending before that rule. Tokens and passwords spend the sign-in budgets (http/rate-limit.ts): a token is counted against the address before it
  * is looked up, a password against the address and the account as at sign-in.
  */
 import type { Caller } from '../caller.js';
@@ -32,9 +35,9 @@ import { checkCredentials, openSession, type ReservePasswordAttempt } from '../s
 import { withPrologue, type Store } from '../storage/database.js';
 import { isUniqueViolation } from '../storage/errors.js';
 import type { Db } from '../storage/schema.js';
-import { asManager, requireManager } from '../team/members.service.js';
+import { asManager, mayInviteAs, requireManager } from '../team/members.service.js';
 import { hashPassword } from '../team/passwords.js';
-import { findMembership, insertMember, oldestOwner } from '../team/teams.repository.js';
+import { findMembership, insertMember, keptRole, oldestOwner } from '../team/teams.repository.js';
 import { findUserByEmail, insertUser, teamsOfUser, type UserRecord } from '../team/users.repository.js';
 import * as invitations from './invitations.repository.js';
 import type { InvitationRecord } from './invitations.repository.js';
@@ -104,8 +107,14 @@ export async function issueOperatorInvitation(
 ): Promise<CreatedInvitation> {
   const invitedBy = input.invitedBy ?? (await oldestOwner(store.db, input.teamId));
   if (!invitedBy) throw invalidInput(`team ${input.teamId} has no owner: name who invites with --invited-by`);
-  if (!isUuid(invitedBy) || !(await findMembership(store.db, input.teamId, invitedBy))) {
-    throw notFound(`user ${invitedBy} (--invited-by) is not a member of team ${input.teamId}`);
+  const role = isUuid(invitedBy) ? await findMembership(store.db, input.teamId, invitedBy) : undefined;
+  if (!role) throw notFound(`user ${invitedBy} (--invited-by) is not a member of team ${input.teamId}`);
+  // The link would be refused when accepted (`claimAndJoin`): say so now.
+  if (!mayInviteAs(role, input.role)) {
+    const who = role === 'admin' ? 'an admin' : 'a member';
+    throw invalidInput(
+      `user ${invitedBy} (--invited-by) is ${who} of team ${input.teamId}, who cannot invite someone as ${input.role}`,
+    );
   }
   return issueInvitation(store, { ...input, invitedBy }, base);
 }
@@ -121,7 +130,7 @@ export async function createInvitation(
   // transaction (auth/caller-check.ts): a demotion in between is refused the same way.
   const mayInvite = () => {
     requireManager(caller, 'invitations');
-    if (body.role === 'owner' && caller.role !== 'owner') throw forbidden('Only an owner can invite an owner.');
+    if (!mayInviteAs(caller.role, body.role)) throw forbidden('Only an owner can invite an owner.');
   };
   mayInvite();
   return issueInvitation(
@@ -131,9 +140,11 @@ export async function createInvitation(
   );
 }
 
-/** The team's pending invitations (not used, revoked nor expired), newest first. */
-export function pendingInvitations(store: Store, teamId: string): Promise<Invitation[]> {
-  return invitations.pendingInvitations(store.db, teamId, new Date().toISOString()).then((all) => all.map(present));
+/** The team's pending invitations (those that can be accepted: `refusal`), newest first. */
+export async function pendingInvitations(store: Store, teamId: string): Promise<Invitation[]> {
+  const now = new Date().toISOString();
+  const all = await invitations.pendingInvitations(store.db, teamId, now);
+  return all.filter((record) => !refusal(record, now)).map(present);
 }
 
 /** GET /v1/invitations. */
@@ -175,12 +186,18 @@ export async function revokeInvitationAs(store: Store, caller: Caller, id: strin
 /** Counts an attempt with a token before it is looked up (http/rate-limit.ts, `reserveTokenAttempt`). */
 export type ReserveTokenAttempt = () => Promise<PasswordAttempt>;
 
+/** The refusal of an invitation whose sender, now a team `inviterRole` or no member, may no longer give its role. */
+function beyondSender(record: InvitationRecord, inviterRole: Role | null | undefined) {
+  if (mayInviteAs(inviterRole, record.role)) return undefined;
+  return gone(`This invitation is no longer valid: its sender can no longer invite someone as ${record.role}.`);
+}
+
 /** Why an invitation can no longer be accepted at `now`, or undefined when it can. */
 function refusal(record: InvitationRecord, now: string) {
   if (record.usedAt) return gone('This invitation has already been used.');
   if (record.revokedAt) return gone('This invitation was revoked.');
   if (record.expiresAt <= now) return gone('This invitation has expired.');
-  return undefined;
+  return beyondSender(record, record.inviterRole);
 }
 
 /** The invitation the token opens, if it can still be accepted: 404 for an unknown token, 410 saying why for one that cannot. */
@@ -224,8 +241,12 @@ function joiningEmail(record: InvitationRecord, given: string | undefined): stri
 }
 
 /**
- * In one transaction: claims the invitation (the loser of a race learns why it cannot), lets
- * `join` make the user a member, and opens their session in the team.
+ * In one transaction: checks that the sender may still give the invitation's role, keeping their
+ * membership until commit (a demotion or removal in flight commits first and is seen; one that
+ * comes later waits for this accept), claims the invitation (the loser of a race learns why it
+ * cannot), lets `join` make the user a member, and opens their session in the team. The sender
+ * is locked before the invitation, in the order a demotion takes them (its member, then their
+ * invitations to revoke), so the two never wait for each other.
  */
 async function claimAndJoin(
   store: Store,
@@ -233,6 +254,8 @@ async function claimAndJoin(
   join: (trx: Db) => Promise<UserRecord>,
 ): Promise<{ token: string; info: SessionInfo }> {
   return store.transaction(async (trx) => {
+    const refused = beyondSender(record, await keptRole(trx, record.teamId, record.invitedBy.id));
+    if (refused) throw refused;
     const now = new Date().toISOString();
     if (!(await invitations.claimInvitation(trx, record.id, now))) {
       const current = await invitations.findInvitation(trx, record.id);
