@@ -11,7 +11,7 @@ import { after, before, it } from 'node:test';
 import type { Page, Route } from 'playwright-core';
 import { TEST_WEBHOOK_ENV } from '../test/harness.js';
 import { assertCleanRun, describeInBrowser, launchBrowser, requireBrowser, screenshot } from './support/browser.js';
-import { expectAccessible, openPage, sidebarLink, visible, type WebappRun } from './support/pages.js';
+import { expectAccessible, fitsWidth, openPage, sidebarLink, visible, type WebappRun } from './support/pages.js';
 import { startWorkspace } from './support/workspace.js';
 
 const DESKTOP = { width: 1400, height: 900 };
@@ -29,18 +29,6 @@ describeInBrowser('What a removed member leaves behind: lists without members, w
   const settings = async (page: Page) => {
     await page.getByRole('link', { name: 'Settings' }).click();
     await visible(page.getByRole('heading', { name: 'Members of Rocket' }));
-  };
-  /** The page's width holds its content: nothing scrolls sideways (else: what sticks out). */
-  const fitsWidth = async (page: Page) => {
-    const { content, window, wider } = (await page.evaluate(`({
-      content: document.documentElement.scrollWidth,
-      window: innerWidth,
-      wider: [...document.querySelectorAll('body *')]
-        .filter((element) => element.getBoundingClientRect().right > innerWidth)
-        .map((element) => element.tagName.toLowerCase() + '.' + element.className)
-        .slice(0, 10),
-    })`)) as { content: number; window: number; wider: string[] };
-    assert.ok(content <= window, `the page is ${content} px wide in a ${window} px window: ${wider.join(', ')}`);
   };
 
   before(async () => {

@@ -36,6 +36,19 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   assert.deepEqual(await seriousViolations(page), [], `axe-core: serious or critical violations on ${screen}`);
 }
 
+/** The page's width holds its content: nothing scrolls sideways (else: what sticks out). */
+export async function fitsWidth(page: Page): Promise<void> {
+  const { content, window, wider } = (await page.evaluate(`({
+    content: document.documentElement.scrollWidth,
+    window: innerWidth,
+    wider: [...document.querySelectorAll('body *')]
+      .filter((element) => element.getBoundingClientRect().right > innerWidth)
+      .map((element) => element.tagName.toLowerCase() + '.' + element.className)
+      .slice(0, 10),
+  })`)) as { content: number; window: number; wider: string[] };
+  assert.ok(content <= window, `the page is ${content} px wide in a ${window} px window: ${wider.join(', ')}`);
+}
+
 export async function signIn(page: Page, who: Person, team?: string): Promise<void> {
   await page.goto('/');
   await page.getByLabel('Email').fill(who.email);

@@ -5,16 +5,17 @@
  *
  * - a newcomer gives a name, an email (the invitation's, if it names one) and a password: a new
  *   user, who joins the team with the invitation's role and is signed in;
- * - someone with an account (a user may belong to several teams) gives its email and password
- *   instead of a name: they join the team and are signed in to it.
+ * - someone with an account (a user may belong to several teams) gives its email and password,
+ *   with or without a name: they join the team and are signed in to it.
  *
  * An invitation is used at most once, also under concurrent accepts (`claimInvitation`); a
  * used, revoked, expired or unknown token is refused, saying which. It gives no more than its
  * sender may give now: a demotion revokes the sender's links beyond the new role
  * (team/members.service.ts), and an accept checks the sender's role again in its transaction,
  * after any demotion in flight (`claimAndJoin`), which also refuses the links demotions left
- * pending before that rule. Tokens and passwords spend the sign-in budgets (http/rate-limit.ts): a token is counted against the address before it
- * is looked up, a password against the address and the account as at sign-in.
+ * pending before that rule. Tokens and passwords spend the sign-in budgets (http/rate-limit.ts):
+ * a token is counted against the address before it is looked up, a password against the address
+ * and the account as at sign-in.
  */
 import type { Caller } from '../caller.js';
 import type { Role } from '../contract/enums.js';
@@ -276,6 +277,11 @@ async function claimAndJoin(
 /**
  * POST /auth/accept-invitation: with `name`, a newcomer's new account; without, an existing
  * account's email and password. Either way the answer is the sign-in's, with its session.
+ *
+ * An answer never tells whether an email has an account unless the request makes one or holds
+ * its password (SECURITY.md): with `name`, an email that has an account is taken as that
+ * account's sign-in, exactly as without (its right password joins with it, a wrong one is the
+ * sign-in's 401, from the sign-in's budgets), never a "this email is taken".
  */
 export async function acceptInvitation(
   store: Store,
@@ -284,28 +290,46 @@ export async function acceptInvitation(
 ): Promise<{ token: string; info: SessionInfo }> {
   const record = await usableInvitation(store, body.token, budgets.reserveToken);
   const email = joiningEmail(record, body.email);
-  const signInInstead = `An account with ${email} already exists: sign in with its password to accept the invitation.`;
-
   if (body.name !== undefined) {
     if (body.password.length < MIN_PASSWORD_LENGTH || body.password.length > MAX_PASSWORD_LENGTH) {
       throw invalidInput(`password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long.`);
     }
-    if (await findUserByEmail(store.db, email)) throw conflict(signInInstead);
-    const passwordHash = await hashPassword(body.password);
-    try {
-      return await claimAndJoin(store, record, async (trx) => {
-        const user = await insertUser(trx, { email, name: body.name!, passwordHash });
-        await insertMember(trx, record.teamId, user.id, record.role);
-        return user;
-      });
-    } catch (error) {
-      // The same email signed up a moment ago (PostgreSQL's unique index is the last word).
-      if (isUniqueViolation(error)) throw conflict(signInInstead);
-      throw error;
-    }
+    const joined = await joinAsNewcomer(store, record, { email, name: body.name, password: body.password });
+    if (joined) return joined;
   }
+  return joinWithAccount(store, record, email, body.password, budgets.reservePassword);
+}
 
-  const user = await checkCredentials(store, email, body.password, budgets.reservePassword);
+/** A new user with the invitation's role; undefined when the email has an account (found, or made a moment ago). */
+async function joinAsNewcomer(
+  store: Store,
+  record: InvitationRecord,
+  input: { email: string; name: string; password: string },
+): Promise<{ token: string; info: SessionInfo } | undefined> {
+  if (await findUserByEmail(store.db, input.email)) return undefined;
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await claimAndJoin(store, record, async (trx) => {
+      const user = await insertUser(trx, { email: input.email, name: input.name, passwordHash });
+      await insertMember(trx, record.teamId, user.id, record.role);
+      return user;
+    });
+  } catch (error) {
+    // The same email signed up a moment ago (PostgreSQL's unique index is the last word).
+    if (isUniqueViolation(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The account with this email joins, if the password is its own (401 as at sign-in otherwise). */
+async function joinWithAccount(
+  store: Store,
+  record: InvitationRecord,
+  email: string,
+  password: string,
+  reservePassword: ReservePasswordAttempt,
+): Promise<{ token: string; info: SessionInfo }> {
+  const user = await checkCredentials(store, email, password, reservePassword);
   const alreadyMember = `You are already a member of ${record.teamName}: sign in to it instead.`;
   if (await findMembership(store.db, record.teamId, user.id)) throw conflict(alreadyMember);
   try {
