@@ -104,7 +104,9 @@ export const AcceptInvitationBody = Type.Object(
         minLength: 1,
         maxLength: 200,
         pattern: '\\S',
-        description: "A newcomer's display name. Leave it out to join with an existing account.",
+        description:
+          "A newcomer's display name, for a new account. Leave it out to join with an existing account; " +
+          'given with the email of an existing account, that account joins (with its password) and keeps its name.',
         errorMessage: 'name must be 1 to 200 characters with at least one non-whitespace character.',
       }),
     ),
@@ -119,7 +121,8 @@ export const AcceptInvitationBody = Type.Object(
     password: Type.String({
       minLength: 1,
       maxLength: 200,
-      description: "A newcomer's new password (8 to 200 characters), or an existing account's password.",
+      description:
+        "A newcomer's new password (8 to 200 characters), or an existing account's password (also with `name`).",
       errorMessage: 'password is required.',
     }),
   },

@@ -3,7 +3,7 @@
  * by that hash, used at most once (`claimInvitation`: one conditional UPDATE), revoked.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Role } from '../contract/enums.js';
+import { ROLES, type Role } from '../contract/enums.js';
 import { hashSecret } from '../secret-hash.js';
 import type { Db, InvitationRow } from '../storage/schema.js';
 
@@ -15,6 +15,8 @@ export interface InvitationRecord {
   role: Role;
   email: string | null;
   invitedBy: { id: string; name: string };
+  /** The sender's role in the team as read with the invitation; null when they are no member. */
+  inviterRole: Role | null;
   createdAt: string;
   expiresAt: string;
   usedAt: string | null;
@@ -29,6 +31,9 @@ const selectInvitations = (db: Db) =>
     .selectFrom('invitations as i')
     .innerJoin('teams as t', 't.id', 'i.team_id')
     .innerJoin('users as u', 'u.id', 'i.invited_by')
+    .leftJoin('team_members as m', (join) =>
+      join.onRef('m.team_id', '=', 'i.team_id').onRef('m.user_id', '=', 'i.invited_by'),
+    )
     .select([
       'i.id',
       'i.team_id',
@@ -37,6 +42,7 @@ const selectInvitations = (db: Db) =>
       'i.email',
       'i.invited_by',
       'u.name as inviter_name',
+      'm.role as inviter_role',
       'i.created_at',
       'i.expires_at',
       'i.used_at',
@@ -46,7 +52,7 @@ const selectInvitations = (db: Db) =>
 type Selected = Pick<
   InvitationRow,
   'id' | 'team_id' | 'role' | 'email' | 'invited_by' | 'created_at' | 'expires_at' | 'used_at' | 'revoked_at'
-> & { team_name: string; inviter_name: string };
+> & { team_name: string; inviter_name: string; inviter_role: Role | null };
 
 function toRecord(row: Selected): InvitationRecord {
   return {
@@ -56,6 +62,7 @@ function toRecord(row: Selected): InvitationRecord {
     role: row.role,
     email: row.email,
     invitedBy: { id: row.invited_by, name: row.inviter_name },
+    inviterRole: row.inviter_role,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     usedAt: row.used_at,
@@ -129,13 +136,24 @@ export async function revokeInvitation(db: Db, teamId: string, id: string, now: 
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Revokes every unused invitation the user made in the team (they are leaving it). */
-export async function revokeInvitationsBy(db: Db, teamId: string, userId: string, now: string): Promise<void> {
+/**
+ * Revokes the unused invitations the user made in the team with one of `roles`: all of them when
+ * they leave it, those beyond their new role when they are demoted.
+ */
+export async function revokeInvitationsBy(
+  db: Db,
+  teamId: string,
+  userId: string,
+  now: string,
+  roles: readonly Role[] = ROLES,
+): Promise<void> {
+  if (roles.length === 0) return;
   await db
     .updateTable('invitations')
     .set({ revoked_at: now })
     .where('team_id', '=', teamId)
     .where('invited_by', '=', userId)
+    .where('role', 'in', roles)
     .where('used_at', 'is', null)
     .where('revoked_at', 'is', null)
     .execute();

@@ -96,7 +96,7 @@ export const invitationLinkRoutes = (budget: FailedAuthBudget) =>
         schema: {
           summary:
             'Accept an invitation: a newcomer with name, email and a new password, or an existing account ' +
-            'with its email and password (no name); signs in, as POST /auth/sign-in does',
+            'with its email and password (a name given with it is not used); signs in, as POST /auth/sign-in does',
           tags,
           security: [],
           body: AcceptInvitationBody,

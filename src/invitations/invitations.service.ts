@@ -5,13 +5,17 @@
  *
  * - a newcomer gives a name, an email (the invitation's, if it names one) and a password: a new
  *   user, who joins the team with the invitation's role and is signed in;
- * - someone with an account (a user may belong to several teams) gives its email and password
- *   instead of a name: they join the team and are signed in to it.
+ * - someone with an account (a user may belong to several teams) gives its email and password,
+ *   with or without a name: they join the team and are signed in to it.
  *
  * An invitation is used at most once, also under concurrent accepts (`claimInvitation`); a
- * used, revoked, expired or unknown token is refused, saying which. Tokens and passwords spend
- * the sign-in budgets (http/rate-limit.ts): a token is counted against the address before it
- * is looked up, a password against the address and the account as at sign-in.
+ * used, revoked, expired or unknown token is refused, saying which. It gives no more than its
+ * sender may give now: a demotion revokes the sender's links beyond the new role
+ * (team/roles.ts, `mayInviteAs`; membership/members.service.ts), and an accept checks the sender's role again in its transaction,
+ * after any demotion in flight (`claimAndJoin`), which also refuses the links demotions left
+ * pending before that rule. Tokens and passwords spend the sign-in budgets (http/rate-limit.ts):
+ * a token is counted against the address before it is looked up, a password against the address
+ * and the account as at sign-in.
  */
 import type { Caller } from '../caller.js';
 import type { Role } from '../contract/enums.js';
@@ -32,9 +36,9 @@ import { checkCredentials, openSession, type ReservePasswordAttempt } from '../s
 import { withPrologue, type Store } from '../storage/database.js';
 import { isUniqueViolation } from '../storage/errors.js';
 import type { Db } from '../storage/schema.js';
-import { asManager, requireManager } from '../team/roles.js';
+import { asManager, mayInviteAs, requireManager } from '../team/roles.js';
 import { hashPassword } from '../team/passwords.js';
-import { findMembership, insertMember, oldestOwner } from '../team/teams.repository.js';
+import { findMembership, insertMember, keptRole, oldestOwner } from '../team/teams.repository.js';
 import { findUserByEmail, insertUser, teamsOfUser, type UserRecord } from '../team/users.repository.js';
 import * as invitations from './invitations.repository.js';
 import type { InvitationRecord } from './invitations.repository.js';
@@ -104,8 +108,14 @@ export async function issueOperatorInvitation(
 ): Promise<CreatedInvitation> {
   const invitedBy = input.invitedBy ?? (await oldestOwner(store.db, input.teamId));
   if (!invitedBy) throw invalidInput(`team ${input.teamId} has no owner: name who invites with --invited-by`);
-  if (!isUuid(invitedBy) || !(await findMembership(store.db, input.teamId, invitedBy))) {
-    throw notFound(`user ${invitedBy} (--invited-by) is not a member of team ${input.teamId}`);
+  const role = isUuid(invitedBy) ? await findMembership(store.db, input.teamId, invitedBy) : undefined;
+  if (!role) throw notFound(`user ${invitedBy} (--invited-by) is not a member of team ${input.teamId}`);
+  // The link would be refused when accepted (`claimAndJoin`): say so now.
+  if (!mayInviteAs(role, input.role)) {
+    const who = role === 'admin' ? 'an admin' : 'a member';
+    throw invalidInput(
+      `user ${invitedBy} (--invited-by) is ${who} of team ${input.teamId}, who cannot invite someone as ${input.role}`,
+    );
   }
   return issueInvitation(store, { ...input, invitedBy }, base);
 }
@@ -121,7 +131,7 @@ export async function createInvitation(
   // transaction (auth/caller-check.ts): a demotion in between is refused the same way.
   const mayInvite = () => {
     requireManager(caller, 'invitations');
-    if (body.role === 'owner' && caller.role !== 'owner') throw forbidden('Only an owner can invite an owner.');
+    if (!mayInviteAs(caller.role, body.role)) throw forbidden('Only an owner can invite an owner.');
   };
   mayInvite();
   return issueInvitation(
@@ -131,9 +141,11 @@ export async function createInvitation(
   );
 }
 
-/** The team's pending invitations (not used, revoked nor expired), newest first. */
-export function pendingInvitations(store: Store, teamId: string): Promise<Invitation[]> {
-  return invitations.pendingInvitations(store.db, teamId, new Date().toISOString()).then((all) => all.map(present));
+/** The team's pending invitations (those that can be accepted: `refusal`), newest first. */
+export async function pendingInvitations(store: Store, teamId: string): Promise<Invitation[]> {
+  const now = new Date().toISOString();
+  const all = await invitations.pendingInvitations(store.db, teamId, now);
+  return all.filter((record) => !refusal(record, now)).map(present);
 }
 
 /** GET /v1/invitations. */
@@ -175,12 +187,18 @@ export async function revokeInvitationAs(store: Store, caller: Caller, id: strin
 /** Counts an attempt with a token before it is looked up (http/rate-limit.ts, `reserveTokenAttempt`). */
 export type ReserveTokenAttempt = () => Promise<PasswordAttempt>;
 
+/** The refusal of an invitation whose sender, now a team `inviterRole` or no member, may no longer give its role. */
+function beyondSender(record: InvitationRecord, inviterRole: Role | null | undefined) {
+  if (mayInviteAs(inviterRole, record.role)) return undefined;
+  return gone(`This invitation is no longer valid: its sender can no longer invite someone as ${record.role}.`);
+}
+
 /** Why an invitation can no longer be accepted at `now`, or undefined when it can. */
 function refusal(record: InvitationRecord, now: string) {
   if (record.usedAt) return gone('This invitation has already been used.');
   if (record.revokedAt) return gone('This invitation was revoked.');
   if (record.expiresAt <= now) return gone('This invitation has expired.');
-  return undefined;
+  return beyondSender(record, record.inviterRole);
 }
 
 /** The invitation the token opens, if it can still be accepted: 404 for an unknown token, 410 saying why for one that cannot. */
@@ -224,8 +242,12 @@ function joiningEmail(record: InvitationRecord, given: string | undefined): stri
 }
 
 /**
- * In one transaction: claims the invitation (the loser of a race learns why it cannot), lets
- * `join` make the user a member, and opens their session in the team.
+ * In one transaction: checks that the sender may still give the invitation's role, keeping their
+ * membership until commit (a demotion or removal in flight commits first and is seen; one that
+ * comes later waits for this accept), claims the invitation (the loser of a race learns why it
+ * cannot), lets `join` make the user a member, and opens their session in the team. The sender
+ * is locked before the invitation, in the order a demotion takes them (its member, then their
+ * invitations to revoke), so the two never wait for each other.
  */
 async function claimAndJoin(
   store: Store,
@@ -233,6 +255,8 @@ async function claimAndJoin(
   join: (trx: Db) => Promise<UserRecord>,
 ): Promise<{ token: string; info: SessionInfo }> {
   return store.transaction(async (trx) => {
+    const refused = beyondSender(record, await keptRole(trx, record.teamId, record.invitedBy.id));
+    if (refused) throw refused;
     const now = new Date().toISOString();
     if (!(await invitations.claimInvitation(trx, record.id, now))) {
       const current = await invitations.findInvitation(trx, record.id);
@@ -253,6 +277,11 @@ async function claimAndJoin(
 /**
  * POST /auth/accept-invitation: with `name`, a newcomer's new account; without, an existing
  * account's email and password. Either way the answer is the sign-in's, with its session.
+ *
+ * An answer never tells whether an email has an account unless the request makes one or holds
+ * its password (SECURITY.md): with `name`, an email that has an account is taken as that
+ * account's sign-in, exactly as without (its right password joins with it, a wrong one is the
+ * sign-in's 401, from the sign-in's budgets), never a "this email is taken".
  */
 export async function acceptInvitation(
   store: Store,
@@ -261,28 +290,46 @@ export async function acceptInvitation(
 ): Promise<{ token: string; info: SessionInfo }> {
   const record = await usableInvitation(store, body.token, budgets.reserveToken);
   const email = joiningEmail(record, body.email);
-  const signInInstead = `An account with ${email} already exists: sign in with its password to accept the invitation.`;
-
   if (body.name !== undefined) {
     if (body.password.length < MIN_PASSWORD_LENGTH || body.password.length > MAX_PASSWORD_LENGTH) {
       throw invalidInput(`password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long.`);
     }
-    if (await findUserByEmail(store.db, email)) throw conflict(signInInstead);
-    const passwordHash = await hashPassword(body.password);
-    try {
-      return await claimAndJoin(store, record, async (trx) => {
-        const user = await insertUser(trx, { email, name: body.name!, passwordHash });
-        await insertMember(trx, record.teamId, user.id, record.role);
-        return user;
-      });
-    } catch (error) {
-      // The same email signed up a moment ago (PostgreSQL's unique index is the last word).
-      if (isUniqueViolation(error)) throw conflict(signInInstead);
-      throw error;
-    }
+    const joined = await joinAsNewcomer(store, record, { email, name: body.name, password: body.password });
+    if (joined) return joined;
   }
+  return joinWithAccount(store, record, email, body.password, budgets.reservePassword);
+}
 
-  const user = await checkCredentials(store, email, body.password, budgets.reservePassword);
+/** A new user with the invitation's role; undefined when the email has an account (found, or made a moment ago). */
+async function joinAsNewcomer(
+  store: Store,
+  record: InvitationRecord,
+  input: { email: string; name: string; password: string },
+): Promise<{ token: string; info: SessionInfo } | undefined> {
+  if (await findUserByEmail(store.db, input.email)) return undefined;
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await claimAndJoin(store, record, async (trx) => {
+      const user = await insertUser(trx, { email: input.email, name: input.name, passwordHash });
+      await insertMember(trx, record.teamId, user.id, record.role);
+      return user;
+    });
+  } catch (error) {
+    // The same email signed up a moment ago (PostgreSQL's unique index is the last word).
+    if (isUniqueViolation(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The account with this email joins, if the password is its own (401 as at sign-in otherwise). */
+async function joinWithAccount(
+  store: Store,
+  record: InvitationRecord,
+  email: string,
+  password: string,
+  reservePassword: ReservePasswordAttempt,
+): Promise<{ token: string; info: SessionInfo }> {
+  const user = await checkCredentials(store, email, password, reservePassword);
   const alreadyMember = `You are already a member of ${record.teamName}: sign in to it instead.`;
   if (await findMembership(store.db, record.teamId, user.id)) throw conflict(alreadyMember);
   try {

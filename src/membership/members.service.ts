@@ -12,19 +12,23 @@
  *   (teams.repository.ts, `deleteMember`), disables their webhooks there and revokes the
  *   invitations they made; their keys and sessions for the team stop working on the next
  *   request (authentication reads the membership), and every process's event streams held with
- *   them end at once (changes/publisher.ts, `endedAccess`).
+ *   them end at once (changes/publisher.ts, `endedAccess`);
+ * - a demotion revokes, with it, the invitations the member made that the new role could not
+ *   make (`mayInviteAs`): a link gives no more than its sender may give now. Accepting one checks
+ *   the sender again, under the lock both take on the sender's membership
+ *   (invitations.service.ts, `claimAndJoin`).
  */
 import type { Caller } from '../caller.js';
 import { endedAccess } from '../changes/publisher.js';
 import type { Member } from '../contract/team.js';
-import type { Role } from '../contract/enums.js';
+import { ROLES, type Role } from '../contract/enums.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
 import { isUuid } from '../ids.js';
 import { revokeInvitationsBy } from '../invitations/invitations.repository.js';
 import { afterCommit, type Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
 import { disableWebhooksOfLeaver } from '../webhooks/webhooks.repository.js';
-import { requireManager } from '../team/roles.js';
+import { mayInviteAs, requireManager } from '../team/roles.js';
 import * as teams from '../team/teams.repository.js';
 
 /** Who makes a change: a member calling the API, or the operator (`tasklane admin`), who may do anything. */
@@ -80,7 +84,10 @@ export async function changeRole(store: Store, caller: Caller, userId: string, r
   return store.transaction(async (trx) => {
     const target = await lockTarget(trx, caller.teamId, userId, actor, memberNotFound(userId));
     checkAllowed(target, actor, role);
-    if (target.member.role !== role) await teams.setRole(trx, caller.teamId, userId, role);
+    if (target.member.role !== role) {
+      await teams.setRole(trx, caller.teamId, userId, role);
+      await revokeWhatRoleCannotGive(trx, caller.teamId, userId, role);
+    }
     return { ...target.member, role };
   });
 }
@@ -99,10 +106,20 @@ export async function setMembership(store: Store, teamId: string, userId: string
   const operator: Actor = { operator: true };
   await store.transaction(async (trx) => {
     const owners = await teams.lockOwners(trx, teamId);
+    // As an API role change does (`lockTarget`): the member's changes and accepts of the links
+    // they made, in flight, commit first.
+    await teams.lockMember(trx, teamId, userId);
     const member = await teams.findMember(trx, teamId, userId);
     if (member) checkAllowed({ member, owners }, operator, role);
     await teams.upsertMember(trx, teamId, userId, role);
+    if (member && member.role !== role) await revokeWhatRoleCannotGive(trx, teamId, userId, role);
   });
+}
+
+/** In a role change's transaction: revokes the member's pending invitations that `role` could not make. */
+async function revokeWhatRoleCannotGive(trx: Db, teamId: string, userId: string, role: Role): Promise<void> {
+  const beyond = ROLES.filter((invited) => !mayInviteAs(role, invited));
+  await revokeInvitationsBy(trx, teamId, userId, new Date().toISOString(), beyond);
 }
 
 /** Removes a member and what gave them access (above); `missing` is the 404's message. */

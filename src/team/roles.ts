@@ -10,6 +10,10 @@ import { withPrologue, type Store } from '../storage/database.js';
 /** Owners and admins manage the team: its members, invitations and workflow statuses. */
 export const managesTeam = (role: Role | null | undefined): boolean => role === 'owner' || role === 'admin';
 
+/** Whether a member with `role` may invite someone as `invited`: owners anyone, admins admins and members. */
+export const mayInviteAs = (role: Role | null | undefined, invited: Role): boolean =>
+  role === 'owner' || (role === 'admin' && invited !== 'owner');
+
 /** 403 unless the caller is one of the team's owners or admins; `what` completes "… can manage". */
 export function requireManager(caller: { role: Role | null | undefined }, what: string): void {
   if (!managesTeam(caller.role)) throw forbidden(`Only the team's owners and admins can manage ${what}.`);

@@ -120,6 +120,21 @@ export async function lockMember(trx: Db, teamId: string, userId: string): Promi
   await lockRows(trx, row, 'delete');
 }
 
+/**
+ * The user's role in the team (undefined: no member), their membership kept (`keep`) until the
+ * transaction ends: a role change or removal in flight (`lockMember`) commits first and is read
+ * here, and one that comes later waits for this transaction.
+ */
+export async function keptRole(trx: Db, teamId: string, userId: string): Promise<Role | undefined> {
+  if (!trx.isTransaction) throw new Error('A row lock taken outside a transaction would end with its statement.');
+  const query = trx
+    .selectFrom('team_members')
+    .select('role')
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId);
+  return (await keeping(trx, query).executeTakeFirst())?.role;
+}
+
 export async function listMembers(db: Db, teamId: string): Promise<MemberRecord[]> {
   const members = await db
     .selectFrom('team_members as m')

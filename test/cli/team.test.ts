@@ -95,9 +95,11 @@ describe('admin invitation', { timeout: 4 * TIMEOUT }, () => {
     assert.deepEqual((await adminOk(live.db.url, ['invitation', 'list', '--org', team.id])).value.invitations, []);
   });
 
-  test('refusals: a bad role, days out of range, an inviter who is not a member, an unknown invitation', async () => {
+  test('refusals: a bad role, days out of range, an inviter who is not a member or may not give the role, an unknown invitation', async () => {
     const team = await createTestTeam(live.server);
     const stranger = (await createTestTeam(live.server)).owner;
+    const admin = await team.member({ role: 'admin' });
+    const member = await team.member();
     const refused = (...args: string[]) => adminRefuses(live.db.url, ['invitation', ...args], PUBLIC);
     assert.match(
       await refused('create', '--org', team.id, '--role', 'boss'),
@@ -110,6 +112,19 @@ describe('admin invitation', { timeout: 4 * TIMEOUT }, () => {
     assert.match(
       await refused('create', '--org', team.id, '--role', 'member', '--invited-by', stranger.userId),
       new RegExp(`^user ${stranger.userId} \\(--invited-by\\) is not a member of team ${team.id}`),
+    );
+    // Its link would be refused when accepted: a link gives no more than its sender may give.
+    assert.match(
+      await refused('create', '--org', team.id, '--role', 'owner', '--invited-by', admin.userId),
+      new RegExp(
+        `^user ${admin.userId} \\(--invited-by\\) is an admin of team ${team.id}, who cannot invite someone as owner`,
+      ),
+    );
+    assert.match(
+      await refused('create', '--org', team.id, '--role', 'member', '--invited-by', member.userId),
+      new RegExp(
+        `^user ${member.userId} \\(--invited-by\\) is a member of team ${team.id}, who cannot invite someone as member`,
+      ),
     );
     assert.match(
       await refused('revoke', '--id', '00000000-0000-4000-8000-000000000009'),

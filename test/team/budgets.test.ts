@@ -2,8 +2,8 @@
  * The invitation link's endpoints spend the sign-in budgets (test/sign-in-budgets.test.ts), under
  * concurrency: a token is counted against the address's failed-authentication budget before it
  * is looked up (a real one gives its count back), and an existing account's password against the
- * address's and the account's, exactly as at sign-in. The server trusts 127.0.0.1 as its proxy,
- * so each test speaks from addresses of its own.
+ * address's and the account's, exactly as at sign-in, also when it comes in a newcomer's form.
+ * The server trusts 127.0.0.1 as its proxy, so each test speaks from addresses of its own.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -59,28 +59,35 @@ describe('invitation links spend the sign-in budgets', () => {
     for (let i = 0; i < 80; i++) expectStatus(await from(address, '/auth/invitation', { token: made.token }), 200);
   });
 
-  test("wrong passwords for an existing account spend the account's budget, shared with sign-in", async () => {
-    const team = await createTestTeam(server);
-    const home = await createTestTeam(server);
-    await setPassword(server, home.owner);
-    const made = await invite(team.owner);
-    const responses = await Promise.all(
-      Array.from({ length: 30 }, () =>
-        from(newAddress(), '/auth/accept-invitation', {
-          token: made.token,
-          email: home.owner.email,
-          password: 'wrong guess',
-        }),
-      ),
-    );
-    assert.deepEqual(statusCounts(responses), { 401: ACCOUNT_LIMIT, 429: 30 - ACCOUNT_LIMIT });
-    for (const response of responses.filter((r) => r.status === 429)) expectError(response, 429, ACCOUNT_REFUSAL);
-    // The account's minute is spent for signing in too, and the invitation is still there.
-    expectError(
-      await from(newAddress(), '/auth/sign-in', { email: home.owner.email, password: PASSWORD }),
-      429,
-      ACCOUNT_REFUSAL,
-    );
-    expectStatus(await from(newAddress(), '/auth/invitation', { token: made.token }), 200);
-  });
+  // A newcomer's form with an email that has an account is that account's sign-in (invitations.service.ts).
+  for (const [form, extra] of [
+    ['an account sign-in', {}],
+    ["a newcomer's form", { name: 'Newcomer' }],
+  ] as const) {
+    test(`wrong passwords for an existing account, in ${form}, spend the account's budget, shared with sign-in`, async () => {
+      const team = await createTestTeam(server);
+      const home = await createTestTeam(server);
+      await setPassword(server, home.owner);
+      const made = await invite(team.owner);
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          from(newAddress(), '/auth/accept-invitation', {
+            token: made.token,
+            ...extra,
+            email: home.owner.email,
+            password: 'wrong guess',
+          }),
+        ),
+      );
+      assert.deepEqual(statusCounts(responses), { 401: ACCOUNT_LIMIT, 429: 30 - ACCOUNT_LIMIT });
+      for (const response of responses.filter((r) => r.status === 429)) expectError(response, 429, ACCOUNT_REFUSAL);
+      // The account's minute is spent for signing in too, and the invitation is still there.
+      expectError(
+        await from(newAddress(), '/auth/sign-in', { email: home.owner.email, password: PASSWORD }),
+        429,
+        ACCOUNT_REFUSAL,
+      );
+      expectStatus(await from(newAddress(), '/auth/invitation', { token: made.token }), 200);
+    });
+  }
 });

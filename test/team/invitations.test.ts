@@ -261,7 +261,7 @@ describe('accepting: POST /auth/accept-invitation', () => {
     assert.equal(info.user.email, email);
   });
 
-  test("a newcomer's refusals change nothing and leave the invitation usable: no email, a short password, a taken email (409: sign in instead)", async () => {
+  test("a newcomer's refusals change nothing and leave the invitation usable: no email, a short password, a blank name, an email with an account and a password not its own (401, as at sign-in)", async () => {
     const team = await createTestTeam(server);
     const made = await invite(team.owner);
     const taken = await team.member();
@@ -276,11 +276,7 @@ describe('accepting: POST /auth/accept-invitation', () => {
         400,
         'name must be 1 to 200 characters with at least one non-whitespace character.',
       ],
-      [
-        { name: 'N', email: taken.email.toUpperCase(), password: PASSWORD },
-        409,
-        `An account with ${taken.email} already exists: sign in with its password to accept the invitation.`,
-      ],
+      [{ name: 'N', email: taken.email.toUpperCase(), password: PASSWORD }, 401, 'Wrong email or password.'],
     ];
     for (const [body, status, message] of refusals) {
       const { response } = await accept(server, { token: made.token, ...body });
@@ -399,5 +395,134 @@ describe('accepting: POST /auth/accept-invitation', () => {
       assert.equal(answers.find((a) => a.status === 410)!.body.error, 'This invitation has already been used.');
       assert.equal(expectStatus(await team.owner.api.get('/v1/users'), 200).length, 2, `round ${round}`);
     }
+  });
+});
+
+describe('accepting never tells whether an email has an account, unless it makes one or holds its password', () => {
+  const WRONG = 'Wrong email or password.';
+  const users = async () => (await server.store.db.selectFrom('users').select('id').execute()).length;
+
+  test('an email with an account (in another team) and one without get the same status and body to every request that makes no account, and nothing changes', async () => {
+    const team = await createTestTeam(server);
+    const elsewhere = (await createTestTeam(server)).owner;
+    await setPassword(server, elsewhere);
+    const nobody = newEmail();
+    const open = await invite(team.owner, { role: 'admin' });
+    const forEmail = async (email: string) => invite(team.owner, { role: 'admin', email });
+    const bound = { [elsewhere.email]: await forEmail(elsewhere.email), [nobody]: await forEmail(nobody) };
+    // Each request, as sent for `email`: none holds the account's password, none can make an account.
+    const requests: [string, (email: string) => Record<string, unknown>][] = [
+      [
+        'an account sign-in with a wrong password',
+        (email) => ({ token: open.token, email, password: 'not it at all' }),
+      ],
+      ['a newcomer with a short password', (email) => ({ token: open.token, name: 'N', email, password: 'short' })],
+      ['a newcomer with a blank name', (email) => ({ token: open.token, name: ' ', email, password: PASSWORD })],
+      ['a link for the email, signing in without it', (email) => ({ token: bound[email]!.token, password: 'not it' })],
+      [
+        'a link for the email, a newcomer with a short password',
+        (email) => ({ token: bound[email]!.token, name: 'N', password: 'short' }),
+      ],
+      [
+        'a link for the other email',
+        (email) => ({
+          token: bound[email === nobody ? elsewhere.email : nobody]!.token,
+          name: 'N',
+          email,
+          password: PASSWORD,
+        }),
+      ],
+    ];
+    const count = await users();
+    const answered: Record<string, unknown>[] = [];
+    for (const [what, body] of requests) {
+      const answers = [];
+      for (const email of [elsewhere.email, nobody]) {
+        const { response } = await accept(server, body(email));
+        assert.ok(
+          response.status >= 400 && response.status < 500,
+          `${what}, ${email}: ${response.status} ${response.text}`,
+        );
+        assert.deepEqual(response.setCookies, [], `${what}: a refusal set a cookie`);
+        // The one difference a link for an email makes is the email it names, which its sender chose.
+        const text = JSON.stringify(response.body).replaceAll(elsewhere.email, '<email>').replaceAll(nobody, '<email>');
+        answers.push({ status: response.status, body: text });
+      }
+      assert.deepEqual(answers[0], answers[1], `${what}: the answers tell the two emails apart`);
+      answered.push(answers[0]!);
+    }
+    // The one request they answer differently makes an account for the email without one; for the
+    // email with one, it gets the first request's answer, which any email may get.
+    const { response } = await accept(server, {
+      token: open.token,
+      name: 'N',
+      email: elsewhere.email,
+      password: 'a new password',
+    });
+    assert.deepEqual({ status: response.status, body: JSON.stringify(response.body) }, answered[0]);
+    assert.equal(await users(), count, 'a refusal made a user');
+    expectStatus(await preview(open.token), 200);
+  });
+
+  test("a newcomer asking for an account with an email that has one is that account's sign-in: a wrong password is the 401 sign-in gives an unknown email, its own password joins with it (the name unused)", async () => {
+    const team = await createTestTeam(server, 'Signed up twice');
+    const home = await createTestTeam(server);
+    await setPassword(server, home.owner);
+    const made = await invite(team.owner, { role: 'member' });
+    const count = await users();
+
+    const { response: wrong } = await accept(server, {
+      token: made.token,
+      name: 'Someone Else',
+      email: home.owner.email,
+      password: 'a new password',
+    });
+    const { response: unknown } = await accept(server, {
+      token: made.token,
+      email: newEmail(),
+      password: 'a new password',
+    });
+    const signIn = await new Browser(server.url).post('/auth/sign-in', {
+      email: newEmail(),
+      password: 'a new password',
+    });
+    for (const response of [wrong, unknown, signIn]) expectError(response, 401, WRONG);
+    assert.equal(await users(), count);
+    expectStatus(await preview(made.token), 200);
+
+    const { browser, response } = await accept(server, {
+      token: made.token,
+      name: 'Someone Else',
+      email: home.owner.email,
+      password: PASSWORD,
+    });
+    const info = expectStatus(response, 200);
+    assert.equal(info.user.id, home.owner.userId);
+    assert.equal(info.user.name, home.owner.name, 'the account kept its name');
+    assert.equal(info.role, 'member');
+    assert.deepEqual(info.team, { id: team.id, name: 'Signed up twice' });
+    assert.equal(expectStatus(await browser.get('/v1/me'), 200).team.id, team.id);
+    assert.equal(await users(), count, 'no second account');
+
+    // Already in the team: said only to whoever holds the password.
+    const again = await invite(team.owner);
+    const newcomer = { token: again.token, name: 'N', email: home.owner.email };
+    expectError((await accept(server, { ...newcomer, password: 'a new password' })).response, 401, WRONG);
+    expectError(
+      (await accept(server, { ...newcomer, password: PASSWORD })).response,
+      409,
+      'You are already a member of Signed up twice: sign in to it instead.',
+    );
+  });
+
+  test('a client that sends a name, an email without an account and a password still gets its new account', async () => {
+    const team = await createTestTeam(server);
+    const made = await invite(team.owner);
+    const email = newEmail();
+    const info = expectStatus(
+      (await accept(server, { token: made.token, name: 'Fresh', email, password: PASSWORD })).response,
+      200,
+    );
+    assert.deepEqual([info.user.name, info.user.email], ['Fresh', email]);
   });
 });

@@ -4,6 +4,11 @@
  * a newcomer makes an account (name, email, password), someone with an account signs in with it,
  * and either lands in the team, signed in. A link that was used, has expired or was revoked gets
  * a page that says so, never an error dump.
+ *
+ * The server never says that an email is taken (SECURITY.md): a newcomer's form whose email has
+ * an account is that account's sign-in, so its own password joins, and any other is the
+ * sign-in's 401. The page then turns the form into the sign-in, saying the email may have an
+ * account already.
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -38,6 +43,9 @@ function tokenFromLocation(): string {
 
 /** The invitation, or the server's reason for refusing the token. */
 type Preview = { invitation: InvitationPreview } | { refused: string };
+
+/** Said after a newcomer's form is refused as the sign-in of the account its email has (401). */
+const MAYBE_HAS_ACCOUNT = 'If you already have a tasklane account with this email, enter its password to join.';
 
 /** The token cannot be used: malformed (400), unknown (404), or used, revoked or expired (410). */
 const isRefusal = (failure: unknown): failure is ApiError =>
@@ -144,6 +152,8 @@ function JoinForm({ token, invitation, signedInAs, onJoined, onRefused }: FormPr
   const fixedEmail = invitation.email;
   // Someone signed in here most likely has an account already.
   const [hasAccount, setHasAccount] = useState(signedInAs !== null);
+  // The sign-in's first field: the password when the email is known already (set on switching).
+  const [passwordFirst, setPasswordFirst] = useState(fixedEmail !== null || signedInAs !== null);
   const [name, setName] = useState('');
   const [email, setEmail] = useState(fixedEmail ?? signedInAs?.user.email ?? '');
   const [password, setPassword] = useState('');
@@ -169,13 +179,17 @@ function JoinForm({ token, invitation, signedInAs, onJoined, onRefused }: FormPr
     } catch (failure) {
       setBusy(false);
       if (failure instanceof ApiError && [404, 410].includes(failure.status)) return onRefused(failure.message);
-      setError(messageOf(failure));
-      // The email has an account already (409): the server asks for its password instead.
-      if (failure instanceof ApiError && failure.status === 409 && !hasAccount) {
+      // The server took the newcomer's form as the sign-in of an account with this email, and
+      // the password is not its own: ask for that account's password.
+      if (failure instanceof ApiError && failure.status === 401 && !hasAccount) {
+        setError(`${failure.message} ${MAYBE_HAS_ACCOUNT}`);
+        setPasswordFirst(true);
         setHasAccount(true);
         setPassword('');
         setRepeat('');
+        return;
       }
+      setError(messageOf(failure));
     }
   };
 
@@ -191,6 +205,7 @@ function JoinForm({ token, invitation, signedInAs, onJoined, onRefused }: FormPr
   };
 
   const switchMode = () => {
+    setPasswordFirst(fixedEmail !== null || email.trim() !== '');
     setHasAccount(!hasAccount);
     setError(null);
     setPassword('');
@@ -254,7 +269,7 @@ function JoinForm({ token, invitation, signedInAs, onJoined, onRefused }: FormPr
             maxLength={320}
             readOnly={fixedEmail !== null}
             aria-describedby={fixedEmail ? 'join-email-note' : undefined}
-            ref={hasAccount && !fixedEmail ? focusOnMount : undefined}
+            ref={hasAccount && !passwordFirst ? focusOnMount : undefined}
             value={email}
             onInput={(e) => setEmail(e.currentTarget.value)}
           />
@@ -274,7 +289,7 @@ function JoinForm({ token, invitation, signedInAs, onJoined, onRefused }: FormPr
               autoComplete="current-password"
               required
               maxLength={PASSWORD_MAX}
-              ref={fixedEmail ? focusOnMount : undefined}
+              ref={passwordFirst ? focusOnMount : undefined}
               value={password}
               onInput={(e) => setPassword(e.currentTarget.value)}
             />

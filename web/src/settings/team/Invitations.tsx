@@ -23,14 +23,19 @@ const DEFAULT_EXPIRY_DAYS = 7;
 
 interface Props {
   myRole: Role;
+  /**
+   * Changes after each role change or removal, which revokes the invitations the member made
+   * beyond their new role (all of them when they leave): read them again.
+   */
+  memberChanges: number;
   /** A change failed (a 403: the caller's role changed meanwhile). */
   onRefused: (failure: unknown) => void;
 }
 
 const forWhom = (invitation: Pick<Invitation, 'email'>) => invitation.email ?? 'anyone with the link';
 
-export function Invitations({ myRole, onRefused }: Props) {
-  const pending = useAsync(fetchInvitations, []);
+export function Invitations({ myRole, memberChanges, onRefused }: Props) {
+  const pending = useAsync(fetchInvitations, [memberChanges]);
   useWhenVisibleAgain(pending.reload);
   const notify = useNotify();
   const [created, setCreated] = useState<CreatedInvitation | null>(null);

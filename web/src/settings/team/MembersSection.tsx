@@ -30,6 +30,8 @@ export function MembersSection() {
   const notify = useNotify();
   // Counts removals: each may leave a list without members, which that panel then reads again.
   const [removals, setRemovals] = useState(0);
+  // Counts role changes and removals: each may revoke invitations, which that panel then reads again.
+  const [memberChanges, setMemberChanges] = useState(0);
   useEffect(reloadMembers, []);
   // People join and roles change without an event on the stream: look again when the page is back.
   useWhenVisibleAgain(reloadMembers);
@@ -44,6 +46,7 @@ export function MembersSection() {
       afterRefusal(failure);
     }
     reloadMembers();
+    setMemberChanges((n) => n + 1);
   };
 
   const setRole = (member: Member, role: Role) =>
@@ -129,7 +132,7 @@ export function MembersSection() {
         </div>
       )}
       {manager && <ListsWithoutMembers removals={removals} onRefused={afterRefusal} />}
-      {manager && <Invitations myRole={myRole} onRefused={afterRefusal} />}
+      {manager && <Invitations myRole={myRole} memberChanges={memberChanges} onRefused={afterRefusal} />}
     </section>
   );
 }
