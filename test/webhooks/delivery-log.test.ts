@@ -141,7 +141,8 @@ describe(`webhook delivery log (${TEST_STORE})`, () => {
     const path = `/v1/webhooks/${hook.id}/deliveries/${delivery.id}`;
 
     expectStatus(await owner.api.get(path), 200);
-    const only = "Only the webhook's owner can do this; the team's owners and admins may only list and disable it.";
+    const only =
+      "Only the webhook's owner can do this; the team's owners and admins may only list, disable and delete it.";
     for (const manager of [team.owner, admin]) {
       expectError(await manager.api.get(`/v1/webhooks/${hook.id}/deliveries`), 403, only);
       expectError(await manager.api.get(path), 403, only);
