@@ -1,7 +1,7 @@
 /**
  * What a CLI command reads and writes. bin/tasklane.js gives it this process's own streams and
- * environment; the test suites run admin commands in-process with their own (test/cli/in-process.ts),
- * so no command reaches for process.stdout, process.stdin or process.env itself.
+ * environment; the test suites run admin commands in-process with their own (runInProcess in
+ * test/processes.ts), so no command reaches for process.stdout, process.stdin or process.env itself.
  */
 import type { ProgressStream } from './progress.js';
 
