@@ -104,12 +104,17 @@ describe(`the SSRF guard (${TEST_STORE})`, () => {
       expectError(unknown, 400, 'tasklane-no-such-host.invalid cannot be resolved.');
       assertTellsNoResolution(unknown.body.error);
 
-      const [loopback] = logged((line) => line.detail?.host === 'localhost' && line.reqId !== undefined);
-      assert.ok(loopback, `no log line of the refusal in:\n${served.stdout()}`);
+      // The child's log reaches its stdout pipe a moment after the answer: wait for each line.
+      const loopback = await waitFor(
+        'the log line of the refusal',
+        () => logged((line) => line.detail?.host === 'localhost' && line.reqId !== undefined)[0],
+      );
       assert.match(loopback.detail.address, /^(127\.0\.0\.1|::1)$/);
       assert.equal(loopback.detail.reason, 'loopback');
-      const [unresolved] = logged((line) => line.detail?.host === 'tasklane-no-such-host.invalid');
-      assert.ok(unresolved, `no log line of the failed lookup in:\n${served.stdout()}`);
+      const unresolved = await waitFor(
+        'the log line of the failed lookup',
+        () => logged((line) => line.detail?.host === 'tasklane-no-such-host.invalid')[0],
+      );
       assert.ok(typeof unresolved.detail.cause === 'string' && unresolved.detail.cause !== '');
       assert.ok(!unknown.body.error.includes(unresolved.detail.cause));
 
