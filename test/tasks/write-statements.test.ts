@@ -29,16 +29,21 @@ describe(`the statements of a task change (${TEST_STORE})`, { skip }, () => {
   let database: TempDatabase;
   let app: CountedApp;
   let owner: Actor;
+  let statuses: Record<string, number>;
   let taskId: number;
+  let listId: number;
 
   before(async () => {
     database = await tempDatabase();
     app = await startCountedApp(database.url);
     const team = await createTestTeam(app);
     owner = team.owner;
+    const all: { id: number; name: string }[] = expectStatus(await owner.api.get('/v1/task-statuses'), 200);
+    statuses = Object.fromEntries(all.map((s) => [s.name, s.id]));
     const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Counted' }), 201);
     const task = expectStatus(await owner.api.post('/v1/tasks', { title: 'Counted', taskListIds: [list.id] }), 201);
     taskId = task.id;
+    listId = list.id;
   });
   after(async () => {
     await app.close();
@@ -51,5 +56,45 @@ describe(`the statements of a task change (${TEST_STORE})`, { skip }, () => {
     );
     const readerReads = texts.filter((sql) => /union select "user_id" from "task_assignees"/.test(sql));
     assert.equal(readerReads.length, 1, shown(texts));
+  });
+
+  test("a PATCH between two open statuses leaves the list items' completion alone", async () => {
+    const texts = await statementsOf(async () =>
+      expectStatus(await owner.api.patch(`/v1/tasks/${taskId}`, { taskStatusId: statuses['In progress'] }), 200),
+    );
+    assert.deepEqual(
+      texts.filter((sql) => /^update "task_list_items"/.test(sql)),
+      [],
+      shown(texts),
+    );
+  });
+
+  test("a PATCH to a completed status copies the completion to the task's list items", async () => {
+    const texts = await statementsOf(async () =>
+      expectStatus(await owner.api.patch(`/v1/tasks/${taskId}`, { taskStatusId: statuses['Done'] }), 200),
+    );
+    assert.equal(texts.filter((sql) => /^update "task_list_items"/.test(sql)).length, 1, shown(texts));
+    // The list's filter reads the copy on the list item.
+    const done: { id: number }[] = expectStatus(
+      await owner.api.get(`/v1/tasks?taskListId=${listId}&isCompleted=true`),
+      200,
+    );
+    assert.deepEqual(
+      done.map((t) => t.id),
+      [taskId],
+    );
+  });
+
+  test('a PATCH of status and assignees runs 14 statements (16 before issue 27), authentication, BEGIN and COMMIT included', async () => {
+    const texts = await statementsOf(async () =>
+      expectStatus(
+        await owner.api.patch(`/v1/tasks/${taskId}`, { taskStatusId: statuses['To do'], assigneeIds: [] }),
+        200,
+      ),
+    );
+    // Authentication, BEGIN, the caller's re-check, the task, its readers, the status, the
+    // assignees' delete (none to insert), the task's update, the list items' completion (Done →
+    // To do), the activity entry, the counters, the event, its recipients, COMMIT.
+    assert.equal(texts.length, 14, shown(texts));
   });
 });
