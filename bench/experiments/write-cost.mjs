@@ -116,6 +116,7 @@ if (process.env.STATEMENTS) {
     'valgrind',
     [
       '--tool=callgrind',
+      '--instr-atstart=no',
       '--smc-check=all-non-file',
       `--callgrind-out-file=${out}`,
       process.execPath,
@@ -134,11 +135,16 @@ if (process.env.STATEMENTS) {
     });
     child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
   });
+  // vgdb names its pipes after $HOST, which the server's environment sets to the address it
+  // listens on: callgrind_control must see the same HOST to find them.
   // Callgrind takes a command when the process next runs: an idle server runs when a request
   // comes, so each command is followed by a GET /healthz (a small cost, counted in the next phase).
   const control = async (...args) => {
     const done = new Promise((resolve) =>
-      spawn('callgrind_control', [...args, String(child.pid)], { stdio: 'ignore' }).once('exit', resolve),
+      spawn('callgrind_control', [...args, String(child.pid)], {
+        stdio: 'ignore',
+        env: { ...process.env, HOST: env.HOST },
+      }).once('exit', resolve),
     );
     await sleep(200);
     await fetch(`${origin}/healthz`).then((r) => r.arrayBuffer());
@@ -149,7 +155,8 @@ if (process.env.STATEMENTS) {
     return Number(/^(?:summary|totals): (\d+)/m.exec(text)[1]);
   };
   for (const [, make] of phases) await run(origin, make, WARM, 0);
-  await control('-z');
+  // Instrumented from here only: start-up and warm-up run several times faster uncounted.
+  await control('-i', 'on');
   const perRequest = {};
   let dumps = 0;
   for (const [name, make] of phases) {
