@@ -6,6 +6,10 @@
 // ratio to the detail. With STATEMENTS=1 it instead counts the SQL statements each request
 // sends (in-process, test/statement-log.ts), which needs no valgrind.
 //
+// Caution (BENCHMARKS.md, issue 27): the callgrind totals count every thread of the process, V8's
+// compiler and GC helpers included, which run when they will: at N=40–100 a phase's total moved
+// by up to 2× between runs of the same code. The statement counts are exact.
+//
 //   DB=…/ds-10000.db DB_META=…/ds-sqlite-10000.json [N=200] [WARM=300] node bench/experiments/write-cost.mjs
 /* global fetch */
 import { spawn } from 'node:child_process';
