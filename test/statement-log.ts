@@ -12,6 +12,7 @@ import type {
   QueryResult,
   UnknownRow,
 } from 'kysely';
+import BetterSqlite3 from 'better-sqlite3';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openStore, type Store } from '../src/storage/database.js';
@@ -107,6 +108,31 @@ export async function startCountedApp(databaseUrl: string, env: Record<string, s
     close: async () => {
       await app.close();
       await store.close();
+    },
+  };
+}
+
+/**
+ * The text of every statement better-sqlite3 runs in this process from now until `stop`,
+ * transactions included: a plugin on a store's `db` does not see those, which run on the store's
+ * own Kysely (database.ts).
+ */
+export function sqliteStatements(): { texts: string[]; stop(): void } {
+  const probe = new BetterSqlite3(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>;
+  probe.close();
+  const texts: string[] = [];
+  const originals = (['all', 'get', 'run', 'iterate'] as const).map((name) => [name, statement[name]] as const);
+  for (const [name, original] of originals) {
+    statement[name] = function (this: BetterSqlite3.Statement, ...args: unknown[]) {
+      texts.push(this.source);
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    };
+  }
+  return {
+    texts,
+    stop: () => {
+      for (const [name, original] of originals) statement[name] = original;
     },
   };
 }

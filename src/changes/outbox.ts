@@ -52,7 +52,21 @@ const updateCounters = (db: QueryCreator<Tables>, p: { teamId: string; tasks: nu
     .where('id', '=', p.teamId)
     .returning(['task_counter', 'event_counter']);
 
-const bumpCounters = prepared(updateCounters);
+/**
+ * `updateCounters`, and whether the team has an enabled webhook: a team without one has no
+ * delivery to queue, so the change skips that statement (`record`). Read here, under SQLite's one
+ * write lock, which this transaction holds to its commit (`begin immediate`, database.ts): every
+ * webhook committed before the change is seen, and none can be created until it commits.
+ */
+const bumpCounters = prepared((db, p: { teamId: string; tasks: number }) =>
+  updateCounters(db, p).returning((eb) =>
+    eb
+      .exists(
+        eb.selectFrom('webhooks as w').select('w.id').whereRef('w.team_id', '=', 'teams.id').where('w.enabled', '=', 1),
+      )
+      .as('has_webhooks'),
+  ),
+);
 
 const numberTask = prepared((db, p: { taskId: number; number: number }) =>
   db.updateTable('tasks').set({ number: p.number }).where('id', '=', p.taskId),
@@ -226,12 +240,14 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     queuedDeliveries = Boolean(row.queued_deliveries);
   } else {
     if (activity) await insertActivityRow(trx, activity);
-    [counters] = (await bumpCounters(trx, values)) as [typeof counters];
+    const [bumped] = await bumpCounters(trx, values);
+    counters = bumped!;
     if (numberedTaskId !== null) await numberTask(trx, { taskId: numberedTaskId, number: counters.task_counter });
     const [inserted] = await insertEvent(trx, { ...values, seq: counters.event_counter });
     await insertRecipients(trx, { eventId: inserted!.id, userIds: values.userIds });
-    const deliveries = await insertDeliveriesForEvent(trx, { ...values, data: deliveryData, eventId: inserted!.id });
-    queuedDeliveries = deliveries.length > 0;
+    queuedDeliveries =
+      Boolean(bumped!.has_webhooks) &&
+      (await insertDeliveriesForEvent(trx, { ...values, data: deliveryData, eventId: inserted!.id })).length > 0;
   }
   // A team without webhooks queues none, and so wakes no delivery worker (changes/bus.ts).
   afterCommit(trx, () => committedChanges.publish({ teamId: event.teamId, queuedDeliveries }));

@@ -4,6 +4,8 @@
  * webhook gets exactly what its owner's event stream gets) and which subscribes to the type.
  * A crash after the commit loses nothing: the row is there, and a worker sends it (webhooks/delivery/worker.ts).
  *
+ * On SQLite it is a statement of its own, skipped when the team has no enabled webhook (the
+ * outbox's `bumpCounters` tells, under the transaction's write lock).
  * On PostgreSQL this is one more part of the outbox's single statement, which holds the team
  * row's lock: reading from its `team` part makes PostgreSQL allocate the deliveries' ids after
  * that lock is taken, so an endpoint's ids follow its events' commit order.

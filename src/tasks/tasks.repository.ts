@@ -27,8 +27,11 @@ import { canAccess } from './access.js';
 import { byNameThenId } from '../ids.js';
 import { assigneesOfTask, visibleListsOfTask, type ListRef } from './task-links.repository.js';
 
-/** A task row with its status's name (for the activity of a status change), and whether the caller may read and change it. */
-export type TaskRecord = TaskRow & { status_name: string; accessible: boolean };
+/**
+ * A task row with its status's name (for the activity of a status change) and completion (a
+ * change copies a new one to the list items), and whether the caller may read and change it.
+ */
+export type TaskRecord = TaskRow & { status_name: string; status_is_completed: number; accessible: boolean };
 
 type WithAccess<T> = Omit<T, 'accessible'> & { accessible: boolean };
 
@@ -43,7 +46,11 @@ const taskWithAccess = prepared((db, p: { taskId: number; teamId: string; userId
     .selectFrom('tasks as t')
     .innerJoin('task_statuses as s', 's.id', 't.status_id')
     .selectAll('t')
-    .select((eb) => ['s.name as status_name', canAccess(eb, p.userId).as('accessible')])
+    .select((eb) => [
+      's.name as status_name',
+      's.is_completed as status_is_completed',
+      canAccess(eb, p.userId).as('accessible'),
+    ])
     .where('t.id', '=', p.taskId)
     .where('t.team_id', '=', p.teamId),
 );

@@ -241,14 +241,22 @@ export async function updateTask(
       const taskLists = setChange(before, listsAfter(before, detached, listIds));
       if (taskLists) recorded.taskLists = taskLists;
     }
-    await links.copyToListItems(trx, task.id, { priority: changes.priority, isCompleted: status?.isCompleted });
+    // Only a value that differs is copied: the same one would rewrite every list item for nothing.
+    await links.copyToListItems(trx, task.id, {
+      priority: changes.priority === task.priority ? undefined : changes.priority,
+      isCompleted: status?.isCompleted === Boolean(task.status_is_completed) ? undefined : status?.isCompleted,
+    });
     if (!nothingGiven) {
       // Readers before and after: someone who just lost access learns the task left their view.
+      // Readers are its creator, assignees and lists' members (access.ts): while its lists stay,
+      // those after are those before less the assignees removed plus the ones given, so before
+      // and after together are known without a second read.
+      const readersAfter = listIds ? await readersOf(trx, task.id) : (assigneeIds ?? []);
       await recordEvent(trx, {
         teamId: caller.teamId,
         type: 'task.updated',
         data: { taskId: task.id },
-        audience: [...readersBefore, ...(await readersOf(trx, task.id))],
+        audience: [...readersBefore, ...readersAfter],
         activity:
           Object.keys(recorded).length === 0
             ? undefined

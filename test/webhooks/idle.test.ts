@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestTeam } from '../factories.js';
 import { expectStatus, tempDatabase, TEST_STORE, type TempDatabase } from '../harness.js';
-import { startCountedApp, type CountedApp, type Statement } from '../statement-log.js';
+import { sqliteStatements, startCountedApp, type CountedApp, type Statement } from '../statement-log.js';
 import { createWebhook, FAST_RETRIES, startReceiver, waitFor, type Receiver } from './support.js';
 
 /** Longer than the worker's poll interval (1 s) twice over: a poll in this window would be seen. */
@@ -48,6 +48,32 @@ describe(`an idle webhook worker (${TEST_STORE})`, () => {
     const reads = app.log.statements.slice(start).filter(readsQueue);
     assert.deepEqual(reads, [], 'the worker read the delivery queue with nothing to deliver');
   });
+
+  test(
+    'on SQLite, a change of a team without an enabled webhook runs no statement on the delivery queue; with one, it does',
+    { skip: TEST_STORE === 'postgres' && "PostgreSQL writes a change's deliveries within its one statement" },
+    async () => {
+      const team = await createTestTeam(app);
+      const api = app.client(team.owner.key);
+      const writesQueue = (texts: string[]) => texts.filter((sql) => /insert into "webhook_deliveries"/.test(sql));
+      const changes = async () => {
+        const recorded = sqliteStatements();
+        try {
+          const task = expectStatus(await api.post('/v1/tasks', { title: 'Counted' }), 201);
+          expectStatus(await api.patch(`/v1/tasks/${task.id}`, { title: 'Counted again' }), 200);
+        } finally {
+          recorded.stop();
+        }
+        return writesQueue(recorded.texts);
+      };
+      assert.deepEqual(await changes(), [], 'a team without webhooks wrote to the delivery queue');
+      const webhook = await createWebhook(api, `${receiver.url}/${team.id}`);
+      expectStatus(await api.patch(`/v1/webhooks/${webhook.id}`, { enabled: false }), 200);
+      assert.deepEqual(await changes(), [], 'a team whose only webhook is disabled wrote to the delivery queue');
+      expectStatus(await api.patch(`/v1/webhooks/${webhook.id}`, { enabled: true }), 200);
+      assert.equal((await changes()).length, 2, 'each change of a team with a webhook queues its deliveries');
+    },
+  );
 
   test('a change of a team with a webhook wakes the worker, which delivers it at once', async () => {
     const team = await createTestTeam(app);

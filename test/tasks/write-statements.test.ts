@@ -1,0 +1,100 @@
+/**
+ * Issue 27's write budget, in statements: a change runs no statement whose work nothing uses.
+ * Counted on SQLite, where every statement is its own call (on PostgreSQL the outbox's writes
+ * are one statement). The counts include authentication, BEGIN and COMMIT; a team here has no
+ * webhook, so no deliveries statement runs (test/webhooks/idle.test.ts holds that rule).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestTeam, type Actor } from '../factories.js';
+import { expectStatus, tempDatabase, TEST_STORE, type TempDatabase } from '../harness.js';
+import { sqliteStatements, startCountedApp, type CountedApp } from '../statement-log.js';
+
+const skip = TEST_STORE === 'postgres' && 'counted on SQLite, where each statement is a call of its own';
+
+/** The statements one request runs, by text. */
+async function statementsOf(request: () => Promise<unknown>): Promise<string[]> {
+  const recorded = sqliteStatements();
+  try {
+    await request();
+  } finally {
+    recorded.stop();
+  }
+  return recorded.texts;
+}
+
+const shown = (texts: string[]) => texts.map((sql, i) => `${i + 1}. ${sql.slice(0, 100)}`).join('\n');
+
+describe(`the statements of a task change (${TEST_STORE})`, { skip }, () => {
+  let database: TempDatabase;
+  let app: CountedApp;
+  let owner: Actor;
+  let statuses: Record<string, number>;
+  let taskId: number;
+  let listId: number;
+
+  before(async () => {
+    database = await tempDatabase();
+    app = await startCountedApp(database.url);
+    const team = await createTestTeam(app);
+    owner = team.owner;
+    const all: { id: number; name: string }[] = expectStatus(await owner.api.get('/v1/task-statuses'), 200);
+    statuses = Object.fromEntries(all.map((s) => [s.name, s.id]));
+    const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Counted' }), 201);
+    const task = expectStatus(await owner.api.post('/v1/tasks', { title: 'Counted', taskListIds: [list.id] }), 201);
+    taskId = task.id;
+    listId = list.id;
+  });
+  after(async () => {
+    await app.close();
+    await database.remove();
+  });
+
+  test('a PATCH of assignees, lists unchanged, reads the readers once: those after are known from those before', async () => {
+    const texts = await statementsOf(async () =>
+      expectStatus(await owner.api.patch(`/v1/tasks/${taskId}`, { assigneeIds: [owner.userId] }), 200),
+    );
+    const readerReads = texts.filter((sql) => /union select "user_id" from "task_assignees"/.test(sql));
+    assert.equal(readerReads.length, 1, shown(texts));
+  });
+
+  test("a PATCH between two open statuses leaves the list items' completion alone", async () => {
+    const texts = await statementsOf(async () =>
+      expectStatus(await owner.api.patch(`/v1/tasks/${taskId}`, { taskStatusId: statuses['In progress'] }), 200),
+    );
+    assert.deepEqual(
+      texts.filter((sql) => /^update "task_list_items"/.test(sql)),
+      [],
+      shown(texts),
+    );
+  });
+
+  test("a PATCH to a completed status copies the completion to the task's list items", async () => {
+    const texts = await statementsOf(async () =>
+      expectStatus(await owner.api.patch(`/v1/tasks/${taskId}`, { taskStatusId: statuses['Done'] }), 200),
+    );
+    assert.equal(texts.filter((sql) => /^update "task_list_items"/.test(sql)).length, 1, shown(texts));
+    // The list's filter reads the copy on the list item.
+    const done: { id: number }[] = expectStatus(
+      await owner.api.get(`/v1/tasks?taskListId=${listId}&isCompleted=true`),
+      200,
+    );
+    assert.deepEqual(
+      done.map((t) => t.id),
+      [taskId],
+    );
+  });
+
+  test('a PATCH of status and assignees runs 14 statements (16 before issue 27), authentication, BEGIN and COMMIT included', async () => {
+    const texts = await statementsOf(async () =>
+      expectStatus(
+        await owner.api.patch(`/v1/tasks/${taskId}`, { taskStatusId: statuses['To do'], assigneeIds: [] }),
+        200,
+      ),
+    );
+    // Authentication, BEGIN, the caller's re-check, the task, its readers, the status, the
+    // assignees' delete (none to insert), the task's update, the list items' completion (Done →
+    // To do), the activity entry, the counters, the event, its recipients, COMMIT.
+    assert.equal(texts.length, 14, shown(texts));
+  });
+});
