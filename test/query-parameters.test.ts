@@ -106,6 +106,23 @@ describe(`unknown query parameters, over the server's route table (${TEST_STORE}
     });
   }
 
+  const numeric = (p: { schema: { type?: unknown } }) => p.schema.type === 'integer' || p.schema.type === 'number';
+  for (const route of table.routes.filter((r) => r.method !== 'HEAD' && r.queryParams.some(numeric))) {
+    test(`${route.name}: a number parameter too large for a number (1e400, -1e400) is a 400 with the parameter's own message, not a 500`, async () => {
+      const world = await createWorld(server);
+      const request = buildMatrixRequest(route, world, 'owner', 'refs');
+      for (const param of route.queryParams.filter(numeric)) {
+        for (const value of ['1e400', '-1e400']) {
+          const response = await rawRequest(server.url, withQuery(request, `${param.name}=${value}`));
+          const own = (param.schema as { errorMessage?: string }).errorMessage;
+          assert.equal(response.status, 400, `${param.name}=${value}: ${shown(response)}`);
+          assert.equal(errorBodyProblem(response), undefined, shown(response));
+          if (own && !route.errorDetailStatuses.includes(400)) assert.equal(response.body.error, own, shown(response));
+        }
+      }
+    });
+  }
+
   test('GET /v1/tasks?listId=2, the typo for taskListId, is refused naming taskListId instead of answering every task', async () => {
     const world = await createWorld(server);
     const response = await world.owner.api.get(`/v1/tasks?listId=${world.listId}`);

@@ -67,6 +67,31 @@ function unstorableTextAt(data: unknown): string | null {
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 /**
+ * Coercion turns a query value such as `1e400` into Infinity, and ajv lets that through
+ * `integer` and `minimum`. No field of ours takes an infinite number: the first one found fails
+ * as a wrong type, with the field's own message.
+ */
+function infiniteNumberError(data: unknown, schema: object): ErrorObject | null {
+  if (!data || typeof data !== 'object') return null;
+  const properties = (schema as { properties?: Record<string, AnySchemaObject> }).properties ?? {};
+  for (const [key, value] of Object.entries(data)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === 'number' && !Number.isFinite(v))) {
+      const parentSchema = properties[key];
+      const type = parentSchema?.type === 'array' ? (parentSchema.items as AnySchemaObject)?.type : parentSchema?.type;
+      return {
+        keyword: 'type',
+        instancePath: `/${key}`,
+        schemaPath: '#',
+        params: { type: type ?? 'number' },
+        parentSchema,
+      };
+    }
+  }
+  return null;
+}
+
+/**
  * Schema validation, then one rule for every string of every request: it must be text both
  * stores keep as sent (no NUL, no unpaired surrogate), so no input can reach the database as
  * a 500 on one store and silently altered data on the other.
@@ -79,6 +104,11 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
       return false;
     }
     // After the schema: unknown fields are gone by then, and coerced values are in place.
+    const infinite = httpPart === 'body' ? null : infiniteNumberError(data, schema);
+    if (infinite) {
+      validate.errors = [infinite];
+      return false;
+    }
     const at = unstorableTextAt(data);
     validate.errors = at === null ? null : [{ keyword: 'storableText', instancePath: at, schemaPath: '#', params: {} }];
     return at === null;
