@@ -16,6 +16,8 @@
  * - Without TEST_DATABASE_URL the PostgreSQL pass is skipped with a visible notice, unless
  *   REQUIRE_POSTGRES=1 (set by .ci/run), which turns that skip into a failure.
  *
+ * TEST_PASSES=postgres (or sqlite) runs only that pass; both is the default.
+ *
  * Suites are found from their sources (*.test.ts under src/, test/, e2e/), so a compiled file
  * left in dist/ by a suite since moved or deleted never runs. Arguments filter them by path:
  * `npm test -- events/ sessions/`.
@@ -144,10 +146,11 @@ const all = ['src', 'test', 'e2e'].flatMap((dir) => testFiles(dir));
 const only = process.argv.slice(2);
 const selected = only.length ? all.filter((f) => only.some((o) => f.includes(o))) : all;
 
+const passes = (process.env.TEST_PASSES ?? 'sqlite,postgres').split(',');
 const webBuild = selected.some(needsWebApp) ? buildWebApp() : null;
 
 // SQLite: the server suites now, the ones that need the web app once it is built.
-const sqliteFiles = selected.filter((f) => !f.endsWith('.pg.test.js'));
+const sqliteFiles = passes.includes('sqlite') ? selected.filter((f) => !f.endsWith('.pg.test.js')) : [];
 const serverFiles = sqliteFiles.filter((f) => !needsWebApp(f));
 const webFiles = sqliteFiles.filter(needsWebApp);
 console.log(header(`test suite on sqlite: server suites${webBuild ? ', while the web app builds' : ''}`, serverFiles));
@@ -171,7 +174,9 @@ if (!webBuild) {
   ok = false;
 }
 
-if (process.env.TEST_DATABASE_URL) {
+if (!passes.includes('postgres')) {
+  console.log('\nPostgreSQL pass: not selected (TEST_PASSES)');
+} else if (process.env.TEST_DATABASE_URL) {
   const pgFiles = selected.filter((f) => !f.endsWith('.e2e.test.js') && (build.ok || !needsWebApp(f)));
   console.log(header('test suite on postgres', pgFiles));
   ok = (await runSuites('postgres', pgFiles)).ok && ok;

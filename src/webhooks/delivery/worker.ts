@@ -49,7 +49,8 @@ export class DeliveryWorker {
   private readonly timers = new Set<NodeJS.Timeout>();
   /** The next look while deliveries are pending (none when nothing is). */
   private poll: NodeJS.Timeout | undefined;
-  private claiming = false;
+  /** The claim in progress, if any: closing waits for it, since it reads the store. */
+  private claiming: Promise<void> | undefined;
   private again = false;
   private started = false;
   private closed = false;
@@ -73,6 +74,7 @@ export class DeliveryWorker {
     clearTimeout(this.poll);
     for (const timer of this.timers) clearTimeout(timer);
     this.shutdown.abort();
+    await this.claiming;
     await Promise.all(this.inFlight);
   }
 
@@ -83,8 +85,7 @@ export class DeliveryWorker {
       this.again = true;
       return;
     }
-    this.claiming = true;
-    void this.claimWhileRoom().finally(() => (this.claiming = false));
+    this.claiming = this.claimWhileRoom().finally(() => (this.claiming = undefined));
   }
 
   private async claimWhileRoom(): Promise<void> {
