@@ -106,7 +106,12 @@ export function teammateSteps(run: WebappRun): void {
       await workspace.api(workspace.ben, 'POST', `/v1/lists/${research.id}/unarchive`);
       await visible(sidebarLink(fresh, 'Research'));
       await gone(sidebarOf(fresh).getByRole('button', { name: 'Unarchive Research' }));
-      assert.equal(await fresh.evaluate('localStorage.length'), 0, 'the browser keeps no list of its own');
+      // (It keeps only whether it may hold a session, so that a signed-out page asks for none: lib/session-hint.ts.)
+      assert.deepEqual(
+        await fresh.evaluate('Object.keys(localStorage)'),
+        ['tasklane.may-have-session'],
+        'the browser keeps no list of its own',
+      );
     } finally {
       await fresh.context().close();
     }
