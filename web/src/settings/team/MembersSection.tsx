@@ -70,7 +70,7 @@ export function MembersSection() {
       {members.length === 0 && !membersError && <p class="muted">Loading the members…</p>}
       {members.length > 0 && (
         <div class="table-scroll">
-          <table class="table">
+          <table class="table table-stacks">
             <caption class="sr-only">Team members and their roles</caption>
             <thead>
               <tr>
@@ -89,12 +89,12 @@ export function MembersSection() {
                 const allowed = permissionsFor({ id: session.user.id, role: myRole }, member, members);
                 return (
                   <tr key={member.id}>
-                    <td>
+                    <td class="cell-name">
                       {member.name}
                       {member.id === session.user.id && <span class="muted"> (you)</span>}
                     </td>
-                    <td>{member.email}</td>
-                    <td>
+                    <td data-label="Email">{member.email}</td>
+                    <td data-label="Role">
                       {allowed.roles.length > 0 ? (
                         <select
                           aria-label={`Role of ${member.name}`}
