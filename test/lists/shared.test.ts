@@ -9,7 +9,7 @@ import { PASSWORD } from '../browser.js';
 import { latestSeq, live, TIMEOUT } from '../events/support.js';
 import { createTestTeam, type Actor } from '../factories.js';
 import { expectFixedError } from '../fixed-errors.js';
-import { expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';
+import { expectError, expectStatus, startTestServer, type Response, type TestServer } from '../harness.js';
 import { openStream } from '../sse/stream.js';
 import { closeAllStreams } from '../sse/stream.js';
 import { accept, invite, newEmail } from '../team/support.js';
@@ -25,7 +25,8 @@ after(async () => {
 
 const idsOf = (rows: { id: number | string }[]) => rows.map((row) => row.id).sort();
 
-async function listIdsOf(actor: Pick<Actor, 'api'>): Promise<number[]> {
+/** Ids of the lists GET /v1/lists shows `actor` (anything that can GET: a key's client, a browser). */
+async function listIdsOf(actor: { api: { get(path: string): Promise<Response> } }): Promise<number[]> {
   return idsOf(expectStatus(await actor.api.get('/v1/lists'), 200)) as number[];
 }
 
