@@ -14,12 +14,14 @@ import {
   expectAccessible,
   expectFitsPhoneAndDesktop,
   openPage,
-  sidebarLink,
   sidebarOf,
   visible,
   type WebappRun,
 } from './support/pages.js';
 import { eventually, startWorkspace } from './support/workspace.js';
+
+/** A list's link in the sidebar (My tasks links the lists too). */
+const listInSidebar = (page: Page, name: string) => sidebarOf(page).getByRole('link', { name, exact: true });
 
 const DEE = { name: 'Dee Newton', email: 'dee@example.test', password: 'dee-password-1' };
 
@@ -58,15 +60,15 @@ describeInBrowser('Lists the whole team sees: shared lists, a newcomer’s lists
     await expectAccessible(ada, 'the new-list form');
     await form.getByLabel('List name').fill('Team plans');
     await form.getByRole('button', { name: 'Create list' }).click();
-    await visible(sidebarLink(ada, 'Team plans'));
-    await visible(sidebarLink(ben, 'Team plans'));
+    await visible(listInSidebar(ada, 'Team plans'));
+    await visible(listInSidebar(ben, 'Team plans'));
 
     // A second list starts unticked: it stays Ada's own.
     await sidebarOf(ada).getByRole('button', { name: '+ New list' }).click();
     assert.equal(await share.isChecked(), false);
     await form.getByLabel('List name').fill('Ada’s notes');
     await form.getByRole('button', { name: 'Create list' }).click();
-    await visible(sidebarLink(ada, 'Ada’s notes'));
+    await visible(listInSidebar(ada, 'Ada’s notes'));
     const { body: lists } = await run.workspace.api(run.workspace.ada, 'GET', '/v1/lists');
     assert.deepEqual(
       lists.map((list: any) => [list.name, list.sharedWithTeam]),
@@ -75,7 +77,7 @@ describeInBrowser('Lists the whole team sees: shared lists, a newcomer’s lists
         ['Ada’s notes', false],
       ],
     );
-    assert.equal(await sidebarLink(ben, 'Ada’s notes').count(), 0);
+    assert.equal(await listInSidebar(ben, 'Ada’s notes').count(), 0);
   });
 
   it('an invited colleague who joins through the link sees the team’s shared list on arrival', async () => {
@@ -93,8 +95,8 @@ describeInBrowser('Lists the whole team sees: shared lists, a newcomer’s lists
     await dee.getByLabel('Repeat the password').fill(DEE.password);
     await dee.getByRole('button', { name: 'Join Rocket' }).click();
     await visible(dee.getByRole('heading', { name: 'My tasks' }));
-    await visible(sidebarLink(dee, 'Team plans'));
-    assert.equal(await sidebarLink(dee, 'Ada’s notes').count(), 0);
+    await visible(listInSidebar(dee, 'Team plans'));
+    assert.equal(await listInSidebar(dee, 'Ada’s notes').count(), 0);
     await screenshot(dee, '28-02-newcomer-arrives');
   });
 
@@ -111,7 +113,7 @@ describeInBrowser('Lists the whole team sees: shared lists, a newcomer’s lists
     await expectFitsPhoneAndDesktop(ada, 'a newcomer’s lists', '28-03-member-lists');
     await dialog.getByRole('button', { name: 'Add to 1 list' }).click();
     await visible(dialog.getByText(`${DEE.name} is in every list you are in.`));
-    await visible(sidebarLink(dee, 'Ada’s notes'));
+    await visible(listInSidebar(dee, 'Ada’s notes'));
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
