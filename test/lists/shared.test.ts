@@ -13,6 +13,9 @@ import { expectError, expectStatus, startTestServer, type Response, type TestSer
 import { openStream } from '../sse/stream.js';
 import { closeAllStreams } from '../sse/stream.js';
 import { accept, invite, newEmail } from '../team/support.js';
+import { together } from '../together.js';
+import { setMembership } from '../../src/membership/members.service.js';
+import { insertUser } from '../../src/team/users.repository.js';
 
 let server: TestServer;
 before(async () => {
@@ -212,4 +215,39 @@ describe('sharedWithTeam', () => {
     assert.deepEqual(await listIdsOf(outsider), []);
     expectError(await outsider.api.get(`/v1/lists/${list.id}`), 404, `List ${list.id} not found.`);
   });
+
+  test(
+    'a join racing a list being shared, at creation or by PATCH, still makes the newcomer a member of both',
+    TIMEOUT,
+    async () => {
+      const team = await createTestTeam(server);
+      for (let round = 0; round < 5; round++) {
+        const existing = expectStatus(await team.owner.api.post('/v1/lists', { name: `Later ${round}` }), 201);
+        const user = await insertUser(server.store.db, {
+          email: newEmail(),
+          name: `Racer ${round}`,
+          passwordHash: null,
+        });
+        const [created, patched] = await together(
+          server.url,
+          [
+            {
+              method: 'POST',
+              path: '/v1/lists',
+              key: team.owner.key,
+              body: { name: `New ${round}`, sharedWithTeam: true },
+            },
+            { method: 'PATCH', path: `/v1/lists/${existing.id}`, key: team.owner.key, body: { sharedWithTeam: true } },
+          ],
+          // What `admin member add` runs, in the same moment.
+          () => setMembership(server.store, team.id, user.id, 'member'),
+        );
+        assert.equal(created!.status, 201, created!.text);
+        assert.equal(patched!.status, 200, patched!.text);
+        for (const listId of [created!.body.id, existing.id]) {
+          assert.ok((await memberIdsOf(team.owner, listId)).includes(user.id), `round ${round}: not in list ${listId}`);
+        }
+      }
+    },
+  );
 });
