@@ -25,6 +25,7 @@ import { ROLES, type Role } from '../contract/enums.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
 import { isUuid } from '../ids.js';
 import { revokeInvitationsBy } from '../invitations/invitations.repository.js';
+import { joinSharedLists } from '../lists/shared-lists.js';
 import { afterCommit, type Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
 import { disableWebhooksOfLeaver } from '../webhooks/webhooks.repository.js';
@@ -113,6 +114,8 @@ export async function setMembership(store: Store, teamId: string, userId: string
     if (member) checkAllowed({ member, owners }, operator, role);
     await teams.upsertMember(trx, teamId, userId, role);
     if (member && member.role !== role) await revokeWhatRoleCannotGive(trx, teamId, userId, role);
+    // A newcomer joins the lists shared with the team, as one who accepts an invitation does.
+    if (!member) await joinSharedLists(trx, teamId, userId);
   });
 }
 

@@ -66,6 +66,8 @@ export interface TaskListsTable {
   name: string;
   color: ListColor;
   is_archived: Generated<number>;
+  /** 1: every member of the team is a member of the list (migration 0015; lists/shared-lists.ts). */
+  shared_with_team: Generated<number>;
   created_by: string;
   created_at: string;
   updated_at: string;

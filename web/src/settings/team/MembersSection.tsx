@@ -19,6 +19,7 @@ import { ErrorNote } from '../../ui/ErrorNote';
 import { useNotify } from '../../ui/notices';
 import { Invitations } from './Invitations';
 import { ListsWithoutMembers } from './ListsWithoutMembers';
+import { MemberLists } from './MemberLists';
 import { permissionsFor, roleName, roleWithArticle } from './member-rules';
 import { useMyRole } from './use-my-role';
 import { useWhenVisibleAgain } from './use-when-visible-again';
@@ -114,6 +115,7 @@ export function MembersSection() {
                     </td>
                     {manager && (
                       <td class="cell-actions">
+                        {member.id !== session.user.id && <MemberLists member={member} />}
                         {allowed.canRemove && (
                           <ConfirmButton
                             label="Remove"
