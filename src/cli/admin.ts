@@ -10,6 +10,7 @@ import { bridgeToBus } from '../changes/bridge.js';
 import { createEventBus, type EventBus } from '../changes/bus.js';
 import { ConfigError, DEFAULT_DATABASE_URL, loadConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
+import { checkConnection, DatabaseConnectionError } from '../storage/connection-check.js';
 import { databaseLocation, MissingDatabaseError, openStore, type Store } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { AdminError, type Command, type CommandGroup, type Options } from './admin/command.js';
@@ -116,6 +117,7 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
     if (!location.exists && !command.createsDatabase) throw new MissingDatabaseError(location.shown);
     database = location.shown;
     store = openStore(config.databaseUrl, { poolSize: 2, create: command.createsDatabase === true });
+    await checkConnection(store, config.databaseUrl);
     await migrateToLatest(store);
     // What the command commits reaches the running servers as the server's own changes do
     // (changes/bridge.ts): their streams and webhook workers wake, and streams of ended access end.
@@ -162,7 +164,11 @@ function failure(name: string, error: unknown, database: string | undefined): st
     );
   }
   if (error instanceof ConfigError) return error.message;
-  const known = error instanceof AdminError || error instanceof AppError || error instanceof PasswordInputError;
+  const known =
+    error instanceof AdminError ||
+    error instanceof AppError ||
+    error instanceof PasswordInputError ||
+    error instanceof DatabaseConnectionError;
   const reason = known
     ? error.message
     : `admin ${name} failed: ${error instanceof Error ? error.message : String(error)}`;
