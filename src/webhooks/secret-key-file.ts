@@ -11,13 +11,14 @@ import {
   fchmodSync,
   fsyncSync,
   linkSync,
+  mkdirSync,
   openSync,
   readFileSync,
   statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
 import { dataFolderOf } from '../storage/database.js';
 
@@ -60,6 +61,8 @@ export function resolveWebhookKey(config: Config): ResolvedKey {
     };
   }
   const existing = readKeyFile(path);
+  // The first start in a fresh checkout: the data folder is not there yet (the store makes it too).
+  if (!existing) mkdirSync(dirname(path), { recursive: true });
   const made = existing ? null : createKeyFile(path);
   const key = existing ?? made?.key ?? readKeyFile(path)!;
   const withKey: Config = Object.freeze({ ...config, webhooks: Object.freeze({ ...webhooks, secretKey: key }) });

@@ -50,9 +50,11 @@ test(
     const database = await tempDatabase();
     databases.push(database);
     receiver = await startReceiver();
-    const keyFile = join(dirname(database.url.slice('sqlite:'.length)), 'webhook-secret.key');
+    // As in a fresh checkout, the data folder does not exist yet.
+    const url = `sqlite:${join(dirname(database.url.slice('sqlite:'.length)), 'data', 'tasklane.db')}`;
+    const keyFile = join(dirname(url.slice('sqlite:'.length)), 'webhook-secret.key');
 
-    const first = await serveWithoutKey(database.url);
+    const first = await serveWithoutKey(url);
     let secret: string;
     let webhookId: string;
     let key: string;
@@ -78,7 +80,7 @@ test(
     }
     const keyText = readFileSync(keyFile, 'utf8');
 
-    const second = await serveWithoutKey(database.url);
+    const second = await serveWithoutKey(url);
     try {
       assert.doesNotMatch(second.stdout(), /webhook-secret\.key/, 'a later start says nothing about the key file');
       assert.equal(readFileSync(keyFile, 'utf8'), keyText, 'a later start reads the key, never replaces it');
