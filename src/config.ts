@@ -55,8 +55,13 @@ export interface Config {
 export interface WebhookConfig {
   /** Whether this process sends deliveries (`WEBHOOK_DELIVERY=off`: other processes do). */
   readonly deliver: boolean;
-  /** The 32-byte key that seals webhook secrets at rest; null: webhooks cannot be created. */
+  /**
+   * The 32-byte key that seals webhook secrets at rest; null: webhooks cannot be created. Unset on
+   * SQLite, `tasklane serve` fills it from the key file beside the database (webhooks/secret-key-file.ts).
+   */
   readonly secretKey: Buffer | null;
+  /** `WEBHOOK_SECRET_KEY=off`: the operator turned webhooks off (and wants no key file made). */
+  readonly switchedOff: boolean;
   /** Hosts (as written in URLs, lower case) that may use http and resolve to private addresses. */
   readonly allowHosts: readonly string[];
   readonly timeoutMs: number;
@@ -137,7 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     webhooks: Object.freeze({
       deliver: onOff('WEBHOOK_DELIVERY', true),
-      secretKey: parseSecretKey(env.WEBHOOK_SECRET_KEY, problems),
+      secretKey: env.WEBHOOK_SECRET_KEY?.trim() === 'off' ? null : parseSecretKey(env.WEBHOOK_SECRET_KEY, problems),
+      switchedOff: env.WEBHOOK_SECRET_KEY?.trim() === 'off',
       allowHosts: parseAllowHosts(env.WEBHOOK_ALLOW_HOSTS),
       timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       retryFirstDelayMs: integer('WEBHOOK_RETRY_FIRST_DELAY_MS', 30_000, 1, DAY),
@@ -156,12 +162,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-/** `WEBHOOK_SECRET_KEY`: 32 random bytes in base64 (`openssl rand -base64 32`). */
+/** `WEBHOOK_SECRET_KEY`: 32 random bytes in base64 (`openssl rand -base64 32`), or `off`. */
 function parseSecretKey(raw: string | undefined, problems: string[]): Buffer | null {
   if (raw === undefined || raw.trim() === '') return null;
   const key = Buffer.from(raw.trim(), 'base64');
   if (key.length !== 32 || !/^[A-Za-z0-9+/]+={0,2}$/.test(raw.trim())) {
-    problems.push('WEBHOOK_SECRET_KEY must be 32 bytes in base64, as `openssl rand -base64 32` prints');
+    problems.push('WEBHOOK_SECRET_KEY must be 32 bytes in base64, as `openssl rand -base64 32` prints (or off)');
     return null;
   }
   return key;

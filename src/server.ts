@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import type { App } from './http/app-types.js';
 import { prepareShutdown } from './http/shutdown.js';
 import { applyTimeouts } from './http/timeouts.js';
+import { checkConnection } from './storage/connection-check.js';
 import { openStore, type Store } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { bootstrapIfEmpty, type Bootstrap } from './membership/accounts.service.js';
@@ -33,6 +34,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   let app: App | undefined;
   try {
+    await checkConnection(store, config.databaseUrl);
     await migrateToLatest(store);
     app = await buildApp({ store, config });
     applyTimeouts(app.server, config);

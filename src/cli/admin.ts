@@ -10,10 +10,20 @@ import { bridgeToBus } from '../changes/bridge.js';
 import { createEventBus, type EventBus } from '../changes/bus.js';
 import { ConfigError, DEFAULT_DATABASE_URL, loadConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
+import { BackupError } from '../storage/backup.js';
+import { checkConnection, DatabaseConnectionError } from '../storage/connection-check.js';
 import { databaseLocation, MissingDatabaseError, openStore, type Store } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
-import { AdminError, type Command, type CommandGroup, type Options } from './admin/command.js';
+import {
+  AdminError,
+  type AdminIo,
+  type Command,
+  type CommandGroup,
+  type DatabaseCommand,
+  type Options,
+} from './admin/command.js';
 import { printLine, type CliIo } from './io.js';
+import { backupCommands } from './admin/backup.js';
 import { invitationCommands } from './admin/invitations.js';
 import { accessCommands } from './admin/keys.js';
 import { statusCommands } from './admin/statuses.js';
@@ -29,8 +39,9 @@ const GROUPS: CommandGroup[] = [
   invitationCommands,
   statusCommands,
   webhookCommands,
+  backupCommands,
 ];
-const COMMANDS: Record<string, Command> = Object.assign({}, ...GROUPS.map((group) => group.commands));
+const COMMANDS: Record<string, Command | DatabaseCommand> = Object.assign({}, ...GROUPS.map((group) => group.commands));
 
 /** Words of `text` in lines of at most `width` characters, each starting with `indent`. */
 function wrap(text: string, indent: string, width = 100): string[] {
@@ -66,12 +77,12 @@ function help(): string {
   ].join('\n');
 }
 
-function usageOf(name: string, command: Command): string {
+function usageOf(name: string, command: Command | DatabaseCommand): string {
   return `usage: tasklane admin ${name} ${command.usage}`.trimEnd();
 }
 
 /** The command's options, or a one-line usage error. */
-function parseOptions(name: string, command: Command, args: string[]): Options | string {
+function parseOptions(name: string, command: Command | DatabaseCommand, args: string[]): Options | string {
   let options: Options;
   try {
     options = parseArgs({ args, options: command.options, strict: true }).values;
@@ -85,8 +96,10 @@ function parseOptions(name: string, command: Command, args: string[]): Options |
 
 /** Runs one admin command with `io`'s streams and environment; resolves to the exit code. */
 export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
-  const name = argv.slice(0, 2).join(' ');
+  // Commands are two words ("org create"), or one for the database as a whole ("backup").
+  const name = argv[0] !== undefined && COMMANDS[argv[0]] ? argv[0] : argv.slice(0, 2).join(' ');
   const command = COMMANDS[name];
+  const args = argv.slice(name.split(' ').length);
   if (!command) {
     if (argv[0] === 'help' || argv[0] === '--help' || argv.length === 0) {
       printLine(io.stdout, help());
@@ -95,11 +108,11 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
     printLine(io.stderr, `unknown admin command "${name}"; run "tasklane admin help"`);
     return 2;
   }
-  if (argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
+  if (args.some((arg) => arg === '--help' || arg === '-h')) {
     printLine(io.stdout, [usageOf(name, command), ...wrap(command.summary, '  ')].join('\n'));
     return 0;
   }
-  const options = parseOptions(name, command, argv.slice(2));
+  const options = parseOptions(name, command, args);
   if (typeof options === 'string') {
     printLine(io.stderr, options);
     return 2;
@@ -113,15 +126,10 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
   try {
     const config = loadConfig(io.env);
     const location = databaseLocation(config.databaseUrl);
-    if (!location.exists && !command.createsDatabase) throw new MissingDatabaseError(location.shown);
+    const createsDatabase = 'createsDatabase' in command && command.createsDatabase === true;
+    if (!location.exists && !createsDatabase) throw new MissingDatabaseError(location.shown);
     database = location.shown;
-    store = openStore(config.databaseUrl, { poolSize: 2, create: command.createsDatabase === true });
-    await migrateToLatest(store);
-    // What the command commits reaches the running servers as the server's own changes do
-    // (changes/bridge.ts): their streams and webhook workers wake, and streams of ended access end.
-    bus = createEventBus(store, config.databaseUrl, { listen: false });
-    stopBridge = bridgeToBus(bus);
-    const result = await command.run(store, options, {
+    const adminIo: AdminIo = {
       note: (message) => notes.push(message),
       readPassword: (whose) => readPassword(whose, location.shown, io),
       linkBase: () => {
@@ -133,7 +141,20 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
         );
         return base;
       },
-    });
+    };
+    let result: object;
+    if ('runOnDatabase' in command) {
+      result = await command.runOnDatabase(config.databaseUrl, options, adminIo);
+    } else {
+      store = openStore(config.databaseUrl, { poolSize: 2, create: createsDatabase });
+      await checkConnection(store, config.databaseUrl);
+      await migrateToLatest(store);
+      // What the command commits reaches the running servers as the server's own changes do
+      // (changes/bridge.ts): their streams and webhook workers wake, and streams of ended access end.
+      bus = createEventBus(store, config.databaseUrl, { listen: false });
+      stopBridge = bridgeToBus(bus);
+      result = await command.run(store, options, adminIo);
+    }
     printLine(io.stdout, JSON.stringify(result));
     printLine(
       io.stderr,
@@ -162,7 +183,12 @@ function failure(name: string, error: unknown, database: string | undefined): st
     );
   }
   if (error instanceof ConfigError) return error.message;
-  const known = error instanceof AdminError || error instanceof AppError || error instanceof PasswordInputError;
+  const known =
+    error instanceof AdminError ||
+    error instanceof AppError ||
+    error instanceof PasswordInputError ||
+    error instanceof DatabaseConnectionError ||
+    error instanceof BackupError;
   const reason = known
     ? error.message
     : `admin ${name} failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -5,7 +5,7 @@ import { printLine, processIo, type CliIo } from './io.js';
 // server, which would double their start-up time (an operator's script may run dozens).
 
 const USAGE = `usage:
-  tasklane serve                 serve the API (see README for the environment)
+  tasklane serve                 serve the API (docs/configuration.md: the environment)
   tasklane admin <command> …     administer the database named by DATABASE_URL
                                  (run "tasklane admin help" for the commands)
   tasklane migrate-data --from URL --to URL

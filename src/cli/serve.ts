@@ -1,6 +1,12 @@
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { startServer } from '../server.js';
 import type { Bootstrap } from '../membership/accounts.service.js';
+import {
+  KeyFileError,
+  removeCreatedKeyFile,
+  resolveWebhookKey,
+  type ResolvedKey,
+} from '../webhooks/secret-key-file.js';
 
 function printBootstrap(url: string, b: Bootstrap): void {
   console.log(
@@ -27,10 +33,21 @@ export async function runServe(): Promise<number> {
     }
     throw error;
   }
+  let webhookKey: ResolvedKey;
+  try {
+    webhookKey = resolveWebhookKey(config);
+  } catch (error) {
+    if (!(error instanceof KeyFileError)) throw error;
+    console.error(error.message);
+    return 1;
+  }
   let server;
   try {
-    server = await startServer(config);
+    server = await startServer(webhookKey.config);
   } catch (error) {
+    // A start that fails leaves no key file behind, as it leaves no starter team: the next start,
+    // which makes it again, is the one that says so.
+    removeCreatedKeyFile(webhookKey);
     const reason = cannotListen(error, config);
     if (!reason) throw error;
     console.error(reason);
@@ -53,6 +70,7 @@ export async function runServe(): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
   });
   if (server.bootstrap) printBootstrap(server.url, server.bootstrap);
+  if (webhookKey.startupLine) console.log(webhookKey.startupLine);
   console.log(`listening on ${server.url}`);
 
   const code = await stopped;

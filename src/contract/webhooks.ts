@@ -44,6 +44,13 @@ export const Webhook = Type.Object({
 });
 export type Webhook = Static<typeof Webhook>;
 
+/** GET /v1/webhook-availability: whether this server can make webhooks, and if not, why. */
+export const WebhookAvailability = Type.Object({
+  available: Type.Boolean({ description: 'Whether webhooks can be created and sent on this server.' }),
+  reason: Nullable(Type.String({ description: 'Why not, for a person: null when available.' })),
+});
+export type WebhookAvailability = Static<typeof WebhookAvailability>;
+
 /** A webhook with its signing secret: only in the answer that creates it or rotates the secret. */
 export const WebhookWithSecret = Type.Object({
   ...Webhook.properties,

@@ -122,6 +122,16 @@ export function sqlitePath(databaseUrl: string): string {
 }
 
 /**
+ * The folder a SQLite database file lies in, where tasklane keeps what must stay outside the
+ * database (the webhook sealing key); null for PostgreSQL and an in-memory database.
+ */
+export function dataFolderOf(databaseUrl: string): string | null {
+  if (!databaseUrl.startsWith('sqlite:')) return null;
+  const path = sqlitePath(databaseUrl);
+  return path === ':memory:' ? null : dirname(path);
+}
+
+/**
  * Where a database URL points, to show a person: the absolute file of a SQLite database (and
  * whether it exists yet), or a PostgreSQL URL with its password removed (it exists or not on the
  * server; tasklane never creates one).

@@ -8,6 +8,7 @@ import {
   DeliveryIdParams,
   UpdateWebhookBody,
   Webhook,
+  WebhookAvailability,
   WebhookDeleted,
   WebhookDelivery,
   WebhookIdParams,
@@ -33,6 +34,18 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => service.listWebhooks(request.store, request.caller),
+  );
+
+  app.get(
+    '/v1/webhook-availability',
+    {
+      schema: {
+        summary: 'Whether this server can make webhooks, and if not, why (its operator has not set them up)',
+        tags,
+        response: { 200: WebhookAvailability, ...errorResponses() },
+      },
+    },
+    async () => service.webhookAvailability(config),
   );
 
   app.post(

@@ -13,6 +13,7 @@ import type {
   CreateWebhookBody,
   UpdateWebhookBody,
   Webhook,
+  WebhookAvailability,
   WebhookDelivery,
   WebhookWithSecret,
 } from '../contract/webhooks.js';
@@ -76,13 +77,22 @@ async function checkedUrl(raw: string, config: WebhookConfig): Promise<string> {
   }
 }
 
+/** Why webhooks are off on this server, for the people who would use them; null when they are on. */
+function offReason(config: WebhookConfig): string | null {
+  if (config.secretKey) return null;
+  if (config.switchedOff) return 'Webhooks are off on this server: its operator turned them off.';
+  return "Webhooks are off on this server: its operator has not set WEBHOOK_SECRET_KEY (see tasklane's README).";
+}
+
 function secretKeyOf(config: WebhookConfig): Buffer {
-  if (!config.secretKey) {
-    throw conflict(
-      "Webhooks are off on this server: its operator has not set WEBHOOK_SECRET_KEY (see tasklane's README).",
-    );
-  }
+  if (!config.secretKey) throw conflict(offReason(config)!);
   return config.secretKey;
+}
+
+/** Whether this server can make and send webhooks, and if not, why (Settings → Webhooks says so first). */
+export function webhookAvailability(config: WebhookConfig): WebhookAvailability {
+  const reason = offReason(config);
+  return { available: reason === null, reason };
 }
 
 /** The webhooks the caller may see: their own, or for a team's owner or admin, all of the team's. */

@@ -28,10 +28,18 @@ export interface Command {
   run(store: Store, o: Options, io: AdminIo): Promise<object>;
 }
 
+/**
+ * A command on the database as a whole (a backup): it is given DATABASE_URL, and no store is
+ * opened, migrated or connected to the servers' bus for it.
+ */
+export interface DatabaseCommand extends Omit<Command, 'run' | 'createsDatabase'> {
+  runOnDatabase(databaseUrl: string, o: Options, io: AdminIo): Promise<object>;
+}
+
 /** Commands under a heading of `admin help`. */
 export interface CommandGroup {
   title: string;
-  commands: Record<string, Command>;
+  commands: Record<string, Command | DatabaseCommand>;
 }
 
 /** The options of a command about one user in one team. */

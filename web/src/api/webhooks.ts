@@ -4,6 +4,7 @@ import type {
   CreateWebhookBody,
   UpdateWebhookBody,
   Webhook,
+  WebhookAvailability,
   WebhookDeleted,
   WebhookDelivery,
   WebhookDeliverySummary,
@@ -12,6 +13,8 @@ import type {
 
 const pathOf = (webhookId: string) => `/v1/webhooks/${encodeURIComponent(webhookId)}`;
 
+/** Whether this server can make webhooks at all, and if not, why (its operator's set-up). */
+export const fetchWebhookAvailability = () => get<WebhookAvailability>('/v1/webhook-availability');
 export const fetchWebhooks = () => get<Webhook[]>('/v1/webhooks');
 export const createWebhook = (body: CreateWebhookBody) => post<WebhookWithSecret>('/v1/webhooks', body);
 export const updateWebhook = (webhookId: string, body: UpdateWebhookBody) => patch<Webhook>(pathOf(webhookId), body);

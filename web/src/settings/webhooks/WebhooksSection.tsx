@@ -7,7 +7,14 @@
 import { useState } from 'preact/hooks';
 import type { Webhook, WebhookWithSecret } from '@contract';
 import { messageOf } from '../../api/client';
-import { deleteWebhook, fetchWebhooks, rotateSecret, sendTest, updateWebhook } from '../../api/webhooks';
+import {
+  deleteWebhook,
+  fetchWebhookAvailability,
+  fetchWebhooks,
+  rotateSecret,
+  sendTest,
+  updateWebhook,
+} from '../../api/webhooks';
 import { useSession } from '../../app/session-context';
 import { formatTimestamp } from '../../lib/dates';
 import { useAsync } from '../../lib/use-async';
@@ -41,6 +48,7 @@ function StatusLine({ webhook }: { webhook: Webhook }) {
 export function WebhooksSection() {
   const { session } = useSession();
   const webhooks = useAsync(fetchWebhooks, []);
+  const availability = useAsync(fetchWebhookAvailability, []);
   const notify = useNotify();
   const [secret, setSecret] = useState<{ title: string; secret: string } | null>(null);
   const [logOf, setLogOf] = useState<Webhook | null>(null);
@@ -69,7 +77,15 @@ export function WebhooksSection() {
         what you may see yourself.
       </p>
       {secret && <WebhookSecret title={secret.title} secret={secret.secret} onDone={() => setSecret(null)} />}
-      <NewWebhookForm onCreated={showSecret('the new webhook')} />
+      {availability.data?.available === false && (
+        <p class="warning-note" role="status">
+          {availability.data.reason}
+        </p>
+      )}
+      {/* Only once the server said it can make webhooks (or could not say): no form that can only fail. */}
+      {(availability.data?.available || availability.error) && (
+        <NewWebhookForm onCreated={showSecret('the new webhook')} />
+      )}
       <ErrorNote message={webhooks.error} />
       {webhooks.data?.length === 0 && <p class="muted">No webhooks yet.</p>}
       <ul class="webhooks">
