@@ -1,6 +1,7 @@
 /**
  * The session gate: checks for a session, shows sign-in (and the team choice for people in
- * several teams), then the workspace of the chosen team. A 401 from any request brings the
+ * several teams), then the workspace of the chosen team, unless the first start's team waits for
+ * its owner's set-up (`setupRequired`), which comes first. A 401 from any request brings the
  * sign-in page back. An invitation link (`/join`) is answered before the gate, signed in or not.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
@@ -24,6 +25,8 @@ type Phase =
 
 /** The invitation page is for newcomers: a chunk of its own, off everyone else's first load. */
 const loadJoinPage = lazy(() => import('../auth/JoinPage').then((module) => module.JoinPage));
+/** The first start's set-up, seen once per server: a chunk of its own too. */
+const loadSetupPage = lazy(() => import('../auth/SetupPage').then((module) => module.SetupPage));
 
 export function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
@@ -104,6 +107,9 @@ export function App() {
         />
       );
     case 'ready':
+      if (phase.session.setupRequired) {
+        return <SetUp session={phase.session} onDone={(info) => enter(info)} onSignOut={() => void signOut()} />;
+      }
       return (
         <SessionContext.Provider value={api}>
           <NoticeProvider>
@@ -121,4 +127,12 @@ function Join(props: { signedInAs: SessionInfo | null; onJoined: (session: Sessi
     return <p class="loading-page">The invitation page could not be loaded. Check your connection and reload.</p>;
   }
   return JoinPage ? <JoinPage {...props} /> : <p class="loading-page">Loading…</p>;
+}
+
+function SetUp(props: { session: SessionInfo; onDone: (session: SessionInfo) => void; onSignOut: () => void }) {
+  const SetupPage = useLazy(loadSetupPage);
+  if (SetupPage === 'failed') {
+    return <p class="loading-page">The set-up page could not be loaded. Check your connection and reload.</p>;
+  }
+  return SetupPage ? <SetupPage {...props} /> : <p class="loading-page">Loading…</p>;
 }
