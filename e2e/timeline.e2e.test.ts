@@ -118,10 +118,10 @@ describeInBrowser('a task’s timeline in a real browser', () => {
     assert.ok(at('The town hall is free') < at('move the date to the 5th'), order.join('\n'));
     assert.ok(at('move the date to the 5th') < at('moved this to Done'), order.join('\n'));
 
-    // Relative times, with the exact time on hover.
+    // Relative times, with the exact time on hover, dated as everywhere (this year's without its year).
     const time = commentBy(ada, 'Ben Okafor', 'move the date').locator('time').first();
     assert.equal(await time.innerText(), 'just now');
-    assert.match((await time.getAttribute('title')) ?? '', new RegExp(`${YEAR}, \\d\\d:\\d\\d`));
+    assert.match((await time.getAttribute('title')) ?? '', /^\d{1,2} [A-Z][a-z]{2}, \d\d:\d\d$/);
     await screenshot(ada, '15-timeline');
     await expectAccessible(ada, 'the task timeline');
   });
@@ -158,7 +158,8 @@ describeInBrowser('a task’s timeline in a real browser', () => {
     await ben.reload();
     await visible(commentBy(ben, 'You', 'then the florist'));
     assert.equal(await commentBox(ben).inputValue(), '', 'sent: no draft left');
-    assert.equal(await ben.evaluate('localStorage.length'), 0, 'nothing kept once sent');
+    const drafts = `Object.keys(localStorage).filter((key) => key.startsWith('tasklane.comment-draft')).length`;
+    assert.equal(await ben.evaluate(drafts), 0, 'nothing kept once sent');
   });
 
   it('an edit that meets a newer version shows both texts, loses neither, and reaches the teammate', async () => {

@@ -24,7 +24,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { availableParallelism, setPriority, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 function testFiles(dir) {
@@ -58,6 +58,13 @@ function run(command, args, { env = process.env, capture = false, lowPriority = 
   });
 }
 
+/**
+ * Server suites at a time: one more than this machine's cores, since a suite spends much of its
+ * time waiting (on child processes, sockets, timers) and two of them alone left a 2-core machine
+ * a quarter idle. TEST_CONCURRENCY overrides it.
+ */
+const SERVER_CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? availableParallelism() + 1);
+
 /** How long each suite took when it last ran, by store and file (ms): dist/ is the build's own folder. */
 const DURATIONS = join('dist', 'test-durations.json');
 const durations = (() => {
@@ -78,7 +85,7 @@ function longestFirst(store, files) {
  * Runs suites on `store`, `concurrency` files at a time, the longest first, and records how long
  * each took. `env` adds variables (the shared browser's address).
  */
-async function runSuites(store, files, { capture = false, concurrency = 2, env = {} } = {}) {
+async function runSuites(store, files, { capture = false, concurrency = SERVER_CONCURRENCY, env = {} } = {}) {
   // Printed as the run would print by itself: spec on a terminal (also when captured), else TAP.
   const printer = process.stdout.isTTY ? 'spec' : 'tap';
   const scratch = mkdtempSync(join(tmpdir(), 'tasklane-durations-'));

@@ -17,7 +17,7 @@ describe('task lists', () => {
     test('creates a non-archived list, Green by default, and the creator can read it', async () => {
       const { owner } = await createTestTeam(server);
       const list = expectStatus(await owner.api.post('/v1/lists', { name: 'Launch' }), 201);
-      assert.deepEqual(Object.keys(list).sort(), ['color', 'id', 'isArchived', 'name']);
+      assert.deepEqual(Object.keys(list).sort(), ['color', 'id', 'isArchived', 'name', 'sharedWithTeam']);
       assert.equal(list.name, 'Launch');
       assert.equal(list.color, 'Green');
       assert.equal(list.isArchived, false);

@@ -85,6 +85,7 @@ function stableJson(value: unknown): string {
 /** The rows added to and removed from each table between two snapshots (a changed row is both). */
 export function differences(before: DatabaseSnapshot, after: DatabaseSnapshot): string[] {
   const lines: string[] = [];
+  if (before.text === after.text) return lines;
   const names = new Set([...Object.keys(before.tables), ...Object.keys(after.tables)]);
   for (const name of [...names].sort()) {
     const was = (before.tables[name] ?? []).map((row) => stableJson(row));

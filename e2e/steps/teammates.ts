@@ -106,7 +106,12 @@ export function teammateSteps(run: WebappRun): void {
       await workspace.api(workspace.ben, 'POST', `/v1/lists/${research.id}/unarchive`);
       await visible(sidebarLink(fresh, 'Research'));
       await gone(sidebarOf(fresh).getByRole('button', { name: 'Unarchive Research' }));
-      assert.equal(await fresh.evaluate('localStorage.length'), 0, 'the browser keeps no list of its own');
+      // (It keeps only whether it may hold a session, so that a signed-out page asks for none: lib/session-hint.ts.)
+      assert.deepEqual(
+        await fresh.evaluate('Object.keys(localStorage)'),
+        ['tasklane.may-have-session'],
+        'the browser keeps no list of its own',
+      );
     } finally {
       await fresh.context().close();
     }
@@ -131,11 +136,11 @@ export function teammateSteps(run: WebappRun): void {
     await ben.getByRole('button', { name: 'Save description' }).click();
     await visible(ben.getByRole('button', { name: 'Edit description' }));
 
-    // Ada learns of it live, before she saves.
-    await visible(ada.getByText('Someone else just changed this description'));
+    // Ada learns of it live, before she saves, and from whom (the task's activity says).
+    await visible(ada.getByText('Ben Okafor just changed this description'));
     await expectFitsPhoneAndDesktop(ada, 'the description editor, changed meanwhile', '08-description-changed');
     await ada.getByRole('button', { name: 'Save description' }).click();
-    await visible(ada.getByRole('heading', { name: /Someone else changed this description/ }));
+    await visible(ada.getByRole('heading', { name: 'Ben Okafor changed this description while you were editing' }));
     assert.equal(await ada.getByLabel('Their version (saved)').inputValue(), benText);
     assert.equal(await ada.getByLabel('Your version (not saved)').inputValue(), adaText);
     assert.equal(

@@ -8,6 +8,9 @@ export const TaskList = Type.Object({
   name: Type.String(),
   color: NarrowString<ListColor>({ description: `One of ${LIST_COLORS.join(', ')}.` }),
   isArchived: Type.Boolean(),
+  sharedWithTeam: Type.Boolean({
+    description: 'true: every member of the team is a member of the list, also those who join later (an extension).',
+  }),
 });
 export type TaskList = Static<typeof TaskList>;
 
@@ -36,14 +39,33 @@ export const ListsQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const SharedWithTeam = (description: string) =>
+  Type.Boolean({ description, errorMessage: 'sharedWithTeam must be true or false.' });
+
 export const CreateListBody = Type.Object(
-  { name: ListName, color: Type.Optional(ListColor) },
+  {
+    name: ListName,
+    color: Type.Optional(ListColor),
+    sharedWithTeam: Type.Optional(
+      SharedWithTeam(
+        'true: every member of the team becomes a member now and on joining (an extension). Default false.',
+      ),
+    ),
+  },
   { additionalProperties: false },
 );
 export type CreateListBody = Static<typeof CreateListBody>;
 
 export const UpdateListBody = Type.Object(
-  { name: Type.Optional(ListName), color: Type.Optional(ListColor) },
+  {
+    name: Type.Optional(ListName),
+    color: Type.Optional(ListColor),
+    sharedWithTeam: Type.Optional(
+      SharedWithTeam(
+        "true: every member of the team becomes a member now and on joining; false: no longer for newcomers, the list's members stay (an extension).",
+      ),
+    ),
+  },
   { additionalProperties: false },
 );
 export type UpdateListBody = Static<typeof UpdateListBody>;

@@ -41,6 +41,7 @@ import { hashPassword } from '../team/passwords.js';
 import { recordInvitationEvents, recordMemberEvent } from '../team/team-events.js';
 import { findMembership, insertMember, keptRole, oldestOwner } from '../team/teams.repository.js';
 import { findUserByEmail, insertUser, teamsOfUser, type UserRecord } from '../team/users.repository.js';
+import { joinSharedLists } from '../lists/shared-lists.js';
 import * as invitations from './invitations.repository.js';
 import type { InvitationRecord } from './invitations.repository.js';
 
@@ -267,6 +268,8 @@ async function claimAndJoin(
     }
     const user = await join(trx);
     await invitations.setUsedBy(trx, record.id, user.id);
+    // Last of the writes before the session: it takes the team row (lists/shared-lists.ts).
+    await joinSharedLists(trx, record.teamId, user.id);
     const teams = await teamsOfUser(trx, user.id);
     const session = await openSession(
       trx,

@@ -5,6 +5,6 @@ import type { ListRecord } from './lists.repository.js';
 export type VersionedList = TaskList & { version: number };
 
 export function presentList(list: ListRecord): VersionedList {
-  const { id, name, color, isArchived, version } = list;
-  return { id, name, color, isArchived, version };
+  const { id, name, color, isArchived, sharedWithTeam, version } = list;
+  return { id, name, color, isArchived, sharedWithTeam, version };
 }

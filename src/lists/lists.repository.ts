@@ -11,10 +11,12 @@ export interface ListRecord {
   name: string;
   color: ListColor;
   isArchived: boolean;
+  /** Every member of the team is a member of the list (shared-lists.ts). */
+  sharedWithTeam: boolean;
   version: number;
 }
 
-type ListColumns = Pick<ListRow, 'id' | 'team_id' | 'name' | 'color' | 'is_archived' | 'version'>;
+type ListColumns = Pick<ListRow, 'id' | 'team_id' | 'name' | 'color' | 'is_archived' | 'shared_with_team' | 'version'>;
 
 function toListRecord(row: ListColumns): ListRecord {
   return {
@@ -23,6 +25,7 @@ function toListRecord(row: ListColumns): ListRecord {
     name: row.name,
     color: row.color,
     isArchived: Boolean(row.is_archived),
+    sharedWithTeam: Boolean(row.shared_with_team),
     version: row.version,
   };
 }
@@ -63,7 +66,7 @@ export async function listsOfMember(db: Db, teamId: string, userId: string, arch
   const rows = await db
     .selectFrom('list_members as m')
     .innerJoin('task_lists as l', 'l.id', 'm.list_id')
-    .select(['l.id', 'l.team_id', 'l.name', 'l.color', 'l.is_archived', 'l.version'])
+    .select(['l.id', 'l.team_id', 'l.name', 'l.color', 'l.is_archived', 'l.shared_with_team', 'l.version'])
     .where('m.user_id', '=', userId)
     .where('l.team_id', '=', teamId)
     .where('l.is_archived', '=', archived ? 1 : 0)
@@ -96,7 +99,7 @@ export async function usableLists(
 
 export async function insertList(
   db: Db,
-  input: { teamId: string; name: string; color: ListColor; createdBy: string },
+  input: { teamId: string; name: string; color: ListColor; createdBy: string; sharedWithTeam?: boolean },
 ): Promise<ListRecord> {
   const now = new Date().toISOString();
   const row = await db
@@ -106,6 +109,8 @@ export async function insertList(
       name: input.name,
       color: input.color,
       created_by: input.createdBy,
+      // Left to the column's default unless shared, so a plain list's insert is as it was.
+      ...(input.sharedWithTeam && { shared_with_team: 1 }),
       created_at: now,
       updated_at: now,
     })
@@ -118,14 +123,15 @@ export async function insertList(
 export async function updateList(
   db: Db,
   listId: number,
-  changes: { name?: string; color?: ListColor; isArchived?: boolean },
+  changes: { name?: string; color?: ListColor; isArchived?: boolean; sharedWithTeam?: boolean },
 ): Promise<ListRecord> {
-  const { isArchived, ...columns } = changes;
+  const { isArchived, sharedWithTeam, ...columns } = changes;
   const row = await db
     .updateTable('task_lists')
     .set((eb) => ({
       ...columns,
       ...(isArchived !== undefined && { is_archived: isArchived ? 1 : 0 }),
+      ...(sharedWithTeam !== undefined && { shared_with_team: sharedWithTeam ? 1 : 0 }),
       updated_at: new Date().toISOString(),
       version: eb('version', '+', 1),
     }))
@@ -186,7 +192,7 @@ export async function countListMembers(db: Db, listId: number): Promise<number> 
 export async function listsWithoutMembers(db: Db, teamId: string): Promise<ListRecord[]> {
   const rows = await db
     .selectFrom('task_lists as l')
-    .select(['l.id', 'l.team_id', 'l.name', 'l.color', 'l.is_archived', 'l.version'])
+    .select(['l.id', 'l.team_id', 'l.name', 'l.color', 'l.is_archived', 'l.shared_with_team', 'l.version'])
     .where('l.team_id', '=', teamId)
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('list_members as m').select('m.list_id').whereRef('m.list_id', '=', 'l.id'))),
@@ -206,4 +212,31 @@ export async function findListById(db: Db, listId: number): Promise<ListRecord |
 export async function memberIdsOfList(db: Db, listId: number): Promise<string[]> {
   const rows = await db.selectFrom('list_members').select('user_id').where('list_id', '=', listId).execute();
   return rows.map((r) => r.user_id);
+}
+
+/** Ids of the team's lists shared with the whole team, archived ones too, oldest first. */
+export async function sharedListIds(db: Db, teamId: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('task_lists')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .where('shared_with_team', '=', 1)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Makes each of the users a member of the list; returns those who were not one before. */
+export async function addListMembers(db: Db, listId: number, userIds: readonly string[]): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const before = new Set(await memberIdsOfList(db, listId));
+  const added = userIds.filter((id) => !before.has(id));
+  if (added.length === 0) return [];
+  const createdAt = new Date().toISOString();
+  await db
+    .insertInto('list_members')
+    .values(added.map((userId) => ({ list_id: listId, user_id: userId, created_at: createdAt })))
+    .onConflict((oc) => oc.columns(['list_id', 'user_id']).doNothing())
+    .execute();
+  return added;
 }

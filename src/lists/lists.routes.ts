@@ -37,7 +37,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
     {
       config: { invalidInputMessage: 'Invalid input.' },
       schema: {
-        summary: 'Create a list; the caller becomes its first member',
+        summary: 'Create a list; the caller becomes its first member (with sharedWithTeam, the whole team does)',
         tags,
         body: CreateListBody,
         response: { 201: TaskList, ...fixedTextErrorResponses() },
@@ -66,7 +66,8 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
     '/v1/lists/:listId',
     {
       schema: {
-        summary: 'Rename or recolour a list; never changes its archive state',
+        summary:
+          'Rename or recolour a list, or share it with the whole team (an extension); never changes its archive state',
         tags,
         params: ListIdParams,
         body: UpdateListBody,
@@ -145,12 +146,13 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
     '/v1/lists/:listId/members/:userId',
     {
       schema: {
-        summary: 'Remove a member from a list (extension); a list keeps at least one member',
+        summary:
+          'Remove a member from a list (extension); a list keeps at least one member, and a list shared with the team keeps every member (409)',
         tags,
         params: ListMemberParams,
         response: {
           200: ListMemberRemoved,
-          ...errorResponses(400, 403, 404),
+          ...errorResponses(400, 403, 404, 409),
         },
       },
     },

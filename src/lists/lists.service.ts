@@ -6,9 +6,8 @@
 import type { Caller } from '../caller.js';
 import type { CreateListBody, UpdateListBody } from '../contract/lists.js';
 import { checkIfMatch } from '../http/etag.js';
-import { forbidden, invalidInput, notFound } from '../http/errors.js';
+import { conflict, forbidden, invalidInput, notFound } from '../http/errors.js';
 import { isUuid, toId } from '../ids.js';
-import { recordEvent, type EventType } from '../changes/outbox.js';
 import type { Store } from '../storage/database.js';
 import type { Locked } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
@@ -16,6 +15,8 @@ import { findMembership, keepMemberships } from '../team/teams.repository.js';
 import * as lists from './lists.repository.js';
 import type { ListMember, ListRecord } from './lists.repository.js';
 import { presentList, type VersionedList } from './lists.presenter.js';
+import { recordListEvent } from './list-events.js';
+import { addWholeTeam } from './shared-lists.js';
 
 export type { VersionedList };
 
@@ -47,12 +48,6 @@ async function checkListMember(db: Db, list: ListRecord, caller: Caller): Promis
   }
 }
 
-/** Announces a change of the list to its members (and to `alsoTo`, such as a member just removed). */
-async function recordListEvent(trx: Db, list: ListRecord, type: EventType, alsoTo: string[] = []): Promise<void> {
-  const audience = [...(await lists.memberIdsOfList(trx, list.id)), ...alsoTo];
-  await recordEvent(trx, { teamId: list.teamId, type, data: { listId: list.id }, audience });
-}
-
 /** The caller's non-archived lists (the spec's collection), or with `archived`, their archived ones. */
 export async function listLists(store: Store, caller: Caller, archived = false): Promise<VersionedList[]> {
   return (await lists.listsOfMember(store.db, caller.teamId, caller.userId, archived)).map(presentList);
@@ -69,8 +64,11 @@ export async function createList(store: Store, caller: Caller, input: CreateList
       name: input.name,
       color: input.color ?? 'Green',
       createdBy: caller.userId,
+      sharedWithTeam: input.sharedWithTeam,
     });
     await lists.addListMember(trx, row.id, caller.userId);
+    // A new row no one else sees until commit is as good as locked.
+    if (row.sharedWithTeam) await addWholeTeam(trx, row as Locked<ListRecord>);
     await recordListEvent(trx, row, 'taskList.created');
     return presentList(row);
   });
@@ -86,8 +84,13 @@ export async function updateList(
   return store.transaction(async (trx) => {
     const row = await loadListForChange(trx, caller, rawListId);
     checkIfMatch(ifMatch, row, 'list');
-    if (changes.name === undefined && changes.color === undefined) return presentList(row);
-    const updated = await lists.updateList(trx, row.id, changes);
+    const { name, color } = changes;
+    // Sharing as it already is changes nothing (and tells no one).
+    const sharing = changes.sharedWithTeam === row.sharedWithTeam ? undefined : changes.sharedWithTeam;
+    if (name === undefined && color === undefined && sharing === undefined) return presentList(row);
+    const updated = await lists.updateList(trx, row.id, { name, color, sharedWithTeam: sharing });
+    // Stopping sharing keeps every member: it only stops adding newcomers (docs/api.md).
+    if (sharing) await addWholeTeam(trx, row);
     await recordListEvent(trx, updated, 'taskList.updated');
     return presentList(updated);
   });
@@ -161,6 +164,11 @@ export async function revokeListMembership(trx: Db, list: Locked<ListRecord>, us
   if (!isUuid(userId) || !(await lists.isListMember(trx, list.id, userId))) {
     throw notFound(`User ${userId} is not a member of list ${list.id}.`);
   }
+  if (list.sharedWithTeam) {
+    throw conflict(
+      `List ${list.id} is shared with the whole team, so every member of the team is one of its members: stop sharing it first.`,
+    );
+  }
   if ((await lists.countListMembers(trx, list.id)) <= 1) {
     throw invalidInput('A list must keep at least one member.');
   }
@@ -190,5 +198,17 @@ export function addMemberAsOperator(store: Store, rawListId: string, userId: str
 export function removeMemberAsOperator(store: Store, rawListId: string, userId: string): Promise<void> {
   return store.transaction(async (trx) => {
     await revokeListMembership(trx, await loadListForOperator(trx, rawListId), userId);
+  });
+}
+
+/** `tasklane admin list share`: shares the list with its whole team, or with `shared` false stops sharing it. */
+export function setSharedAsOperator(store: Store, rawListId: string, shared: boolean): Promise<VersionedList> {
+  return store.transaction(async (trx) => {
+    const list = await loadListForOperator(trx, rawListId);
+    if (list.sharedWithTeam === shared) return presentList(list);
+    const updated = await lists.updateList(trx, list.id, { sharedWithTeam: shared });
+    if (shared) await addWholeTeam(trx, list);
+    await recordListEvent(trx, updated, 'taskList.updated');
+    return presentList(updated);
   });
 }

@@ -29,6 +29,7 @@ import { ROLES, type Role } from '../contract/enums.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
 import { isUuid } from '../ids.js';
 import { revokeInvitationsBy } from '../invitations/invitations.repository.js';
+import { joinSharedLists } from '../lists/shared-lists.js';
 import { afterCommit, type Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
 import { disableWebhooksOfLeaver } from '../webhooks/webhooks.repository.js';
@@ -121,6 +122,8 @@ export async function setMembership(store: Store, teamId: string, userId: string
     if (member?.role === role) return;
     await teams.upsertMember(trx, teamId, userId, role);
     const revoked = member ? await revokeWhatRoleCannotGive(trx, teamId, userId, role) : [];
+    // A newcomer joins the lists shared with the team, as one who accepts an invitation does.
+    if (!member) await joinSharedLists(trx, teamId, userId);
     await recordMemberEvent(trx, teamId, member ? 'member.updated' : 'member.joined', userId);
     await recordInvitationEvents(trx, teamId, 'invitation.revoked', revoked);
   });

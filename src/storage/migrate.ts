@@ -16,7 +16,8 @@ import { titleSearchIndex } from './migrations/0011_title_search_index.js';
 import { taskActivityAndComments } from './migrations/0012_task_activity_and_comments.js';
 import { webhooks } from './migrations/0013_webhooks.js';
 import { invitations } from './migrations/0014_invitations.js';
-import { teamSetup } from './migrations/0015_team_setup.js';
+import { sharedLists } from './migrations/0015_shared_lists.js';
+import { teamSetup } from './migrations/0016_team_setup.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -35,7 +36,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0012_task_activity_and_comments': taskActivityAndComments(dialect),
     '0013_webhooks': webhooks(dialect),
     '0014_invitations': invitations(),
-    '0015_team_setup': teamSetup(),
+    '0015_shared_lists': sharedLists(),
+    '0016_team_setup': teamSetup(),
   };
 }
 

@@ -13,7 +13,7 @@ export interface TeamsTable {
   /** Last realtime event sequence number of this team (see events.seq). */
   event_counter: Generated<number>;
   created_at: string;
-  /** 1: made by the first start and not set up by its owner yet (migration 0015; POST /auth/setup). */
+  /** 1: made by the first start and not set up by its owner yet (migration 0016; POST /auth/setup). */
   setup_pending: Generated<number>;
 }
 
@@ -68,6 +68,8 @@ export interface TaskListsTable {
   name: string;
   color: ListColor;
   is_archived: Generated<number>;
+  /** 1: every member of the team is a member of the list (migration 0015; lists/shared-lists.ts). */
+  shared_with_team: Generated<number>;
   created_by: string;
   created_at: string;
   updated_at: string;

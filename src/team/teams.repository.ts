@@ -336,3 +336,22 @@ export async function keptMembersAmong(
   const rows = await keptMembersQuery(trx, { teamId, userIds: listParam(trx, userIds) });
   return new Map(rows.map((r) => [r.id, r]));
 }
+
+/**
+ * The ids of every member of the team, their memberships kept (`keep`) until the transaction ends:
+ * a removal in flight commits first (and its member is not returned), a later one waits.
+ */
+export async function keptMemberIdsOf(trx: Db, teamId: string): Promise<string[]> {
+  if (!trx.isTransaction) throw new Error('A row lock taken outside a transaction would end with its statement.');
+  const query = trx.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).orderBy('user_id');
+  return (await keeping(trx, query).execute()).map((row) => row.user_id);
+}
+
+/**
+ * Locks the team row (`change`) until the transaction ends, as its first event would
+ * (changes/outbox.ts): what a join and a list's sharing with the team queue behind, so each sees
+ * the other's commit (lists/shared-lists.ts). Nothing on SQLite, whose writers already take turns.
+ */
+export async function lockTeam(trx: Db, teamId: string): Promise<void> {
+  await lockRows(trx, trx.selectFrom('teams').select('id').where('id', '=', teamId), 'change');
+}

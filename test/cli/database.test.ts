@@ -43,6 +43,7 @@ const REFUSING: Record<string, string[]> = {
   'key revoke': ['--id', id],
   'list-member add': ['--list', '1', '--user', id],
   'list-member remove': ['--list', '1', '--user', id],
+  'list share': ['--list', '1'],
   'invitation create': ['--org', id, '--role', 'member'],
   'invitation list': ['--org', id],
   'invitation revoke': ['--id', id],

@@ -66,7 +66,13 @@ describe(`webhook deliveries (${TEST_STORE})`, () => {
       ['taskList.created', 'task.created', 'task.updated', 'task.deleted'],
       'in event order',
     );
-    assert.deepEqual(bodies[0].data, { id: list.id, name: 'Hooked list', color: 'Green', isArchived: false });
+    assert.deepEqual(bodies[0].data, {
+      id: list.id,
+      name: 'Hooked list',
+      color: 'Green',
+      isArchived: false,
+      sharedWithTeam: false,
+    });
     assert.equal(bodies[2].data.title, 'After');
     assert.deepEqual(bodies[3].data, { id: task.id, number: task.number });
   });

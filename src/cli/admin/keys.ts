@@ -1,4 +1,4 @@
-/** `admin key …` and `admin list-member …`: what gives a member access (API keys, list memberships). */
+/** `admin key …`, `admin list-member …` and `admin list share`: what gives a member access (API keys, list memberships). */
 import * as keys from '../../keys/keys.service.js';
 import * as lists from '../../lists/lists.service.js';
 import {
@@ -16,7 +16,7 @@ const EXPIRY_OPTIONS = { expiresAt: '--expires-at', expiresInDays: '--expires-in
 const LIST_AND_USER = { list: { type: 'string' }, user: { type: 'string' } } as const;
 
 export const accessCommands: CommandGroup = {
-  title: 'API keys and list memberships',
+  title: 'API keys, list memberships and shared lists',
   commands: {
     'key create': {
       summary:
@@ -84,6 +84,19 @@ export const accessCommands: CommandGroup = {
         const user = await requireUser(store, uuidOption(o, 'user'));
         await lists.removeMemberAsOperator(store, text(o, 'list'), user.id);
         return { removed: true };
+      },
+    },
+    'list share': {
+      summary:
+        'shares the list with its whole team: every member of the team becomes a member of it, and so does ' +
+        'everyone who joins the team later; --off stops adding newcomers (the members stay) ' +
+        '→ {"listId", "name", "sharedWithTeam"}',
+      usage: '--list LIST_ID [--off]',
+      options: { list: { type: 'string' }, off: { type: 'boolean' } },
+      required: ['list'],
+      async run(store, o) {
+        const list = await lists.setSharedAsOperator(store, text(o, 'list'), !o.off);
+        return { listId: list.id, name: list.name, sharedWithTeam: list.sharedWithTeam };
       },
     },
   },

@@ -15,8 +15,8 @@ export const fetchLists = () => get<TaskList[]>('/v1/lists');
 /** The caller's archived lists, oldest first (an extension of the API: docs/api.md). */
 export const fetchArchivedLists = () => get<TaskList[]>('/v1/lists', new URLSearchParams({ archived: 'true' }));
 export const fetchList = (listId: number) => get<TaskList>(`/v1/lists/${listId}`);
-export const createList = (name: string, color: ListColor) =>
-  post<TaskList>('/v1/lists', { name, color } satisfies CreateListBody);
+export const createList = (name: string, color: ListColor, sharedWithTeam = false) =>
+  post<TaskList>('/v1/lists', { name, color, sharedWithTeam } satisfies CreateListBody);
 export const updateList = (listId: number, change: UpdateListBody) => patch<TaskList>(`/v1/lists/${listId}`, change);
 export const archiveList = (listId: number) => post<TaskList>(`/v1/lists/${listId}/archive`);
 export const unarchiveList = (listId: number) => post<TaskList>(`/v1/lists/${listId}/unarchive`);

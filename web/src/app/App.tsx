@@ -11,6 +11,7 @@ import type { SessionInfo } from '@contract';
 import { SignIn } from '../auth/SignIn';
 import { lazy, useLazy } from '../lib/lazy';
 import { navigate, useLocation } from '../lib/router';
+import { mayHaveSession, rememberSession } from '../lib/session-hint';
 import { TeamPicker } from '../auth/TeamPicker';
 import { clearAllDrafts } from '../timeline/drafts';
 import { NoticeProvider } from '../ui/notices';
@@ -33,20 +34,25 @@ export function App() {
   const { path } = useLocation();
 
   const enter = (session: SessionInfo, kind: 'ready' | 'choosing-team' = 'ready') => {
+    rememberSession(true);
     setCsrfToken(session.csrfToken);
     setPhase({ kind, session });
   };
 
   useEffect(() => {
-    whenSessionEnds(() =>
+    whenSessionEnds(() => {
+      rememberSession(false);
       setPhase((current) =>
         current.kind === 'ready'
           ? { kind: 'signed-out', notice: 'Your session has ended. Please sign in again.' }
           : current,
-      ),
-    );
+      );
+    });
+    // Signed out here: the sign-in page at once, without a request the server would refuse.
+    if (!mayHaveSession()) return setPhase({ kind: 'signed-out' });
     sessions.fetchSession().then(
       (session) => enter(session),
+      // A 401 has cleared the hint already (whenSessionEnds); another failure leaves it for next time.
       () => setPhase({ kind: 'signed-out' }),
     );
   }, []);
@@ -56,6 +62,7 @@ export function App() {
       await sessions.signOut();
     } finally {
       setCsrfToken(null);
+      rememberSession(false);
       clearAllDrafts();
       // The next person to sign in here starts afresh (an expired session keeps its page instead).
       navigate('/', { replace: true });

@@ -1,6 +1,6 @@
 /**
- * A task on the board, one fixed height (the column draws only the cards in sight): number,
- * priority, the title (a link to the task, two lines at most), due date (red when overdue),
+ * A task on the board, as tall as its content: number, priority, the whole title (a link to the
+ * task), due date (red when overdue),
  * subtasks and assignees' initials. The whole card can be dragged to another column; from the
  * keyboard Shift+←/→ moves it, and its "⋯" button (or S) offers every status.
  */
@@ -17,20 +17,18 @@ interface Props {
   /** Place in the column, from 1, and the column's size (only some cards are drawn). */
   position: number;
   setSize: number;
-  top: number;
   dragging: boolean;
   onDragStart: (task: TaskSummary) => void;
   onDragEnd: () => void;
   onChooseStatus: (task: TaskSummary) => void;
 }
 
-export function BoardCard({ task, subtasks, position, setSize, top, dragging, ...handlers }: Props) {
+export function BoardCard({ task, subtasks, position, setSize, dragging, ...handlers }: Props) {
   const overdue = isOverdue(task.dueDate, task.isCompleted);
   const names = task.assignees.map((person) => person.name);
   return (
     <li
       class={`board-card${dragging ? ' is-dragging' : ''}${task.isCompleted ? ' is-completed' : ''}`}
-      style={{ top: `${top}px` }}
       data-task-id={task.id}
       aria-posinset={position}
       aria-setsize={setSize}

@@ -1,7 +1,8 @@
 /**
  * One status's column: its name and count, and its cards in a scrolling body that draws only
- * the cards in sight (every card is ROW_HEIGHT high, so a column of 500 is a dozen or so cards
- * in the DOM). The body is where a dragged card is dropped.
+ * the cards in sight (a column of 500 is a dozen or so cards in the DOM). Cards grow with their
+ * content: each drawn card is measured, and one not drawn yet counts as ROW_HEIGHT until it is.
+ * The body is where a dragged card is dropped.
  */
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { TaskStatus, TaskSummary } from '@contract';
@@ -10,10 +11,12 @@ import { ErrorNote } from '../ui/ErrorNote';
 import { BoardCard } from './BoardCard';
 import { COLUMN_LIMIT } from './board-model';
 import type { ColumnData } from './use-board';
-import { scrollToShow, visibleRange } from './virtual-window';
+import { rowOffsets, scrollToShow, visibleRange } from './virtual-window';
 
-/** A card's height and the gap under it, in px; `.card` in styles.css is drawn to match. */
+/** A card's height and the gap under it, in px, until it is drawn and measured: a card of two lines. */
 export const ROW_HEIGHT = 120;
+/** The gap under each card (`.board-card` in styles.css has it as its margin). */
+const CARD_GAP = 8;
 
 interface Props {
   status: TaskStatus;
@@ -41,16 +44,39 @@ export function BoardColumn(props: Props) {
   const body = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
+  // The body's width too: a narrower column makes taller cards, to be measured again.
+  const [, setWidth] = useState(0);
+  // Each drawn card's height with its gap, by task; `measured` redraws once they change.
+  const heights = useRef(new Map<number, number>());
+  const [, setMeasured] = useState(0);
   const tasks = column?.tasks;
   const count = tasks?.length ?? 0;
+  const offsets = rowOffsets((tasks ?? []).map((task) => heights.current.get(task.id) ?? ROW_HEIGHT));
 
   useEffect(() => {
     const element = body.current;
     if (!element) return;
-    const observer = new ResizeObserver(() => setHeight(element.clientHeight));
+    const observer = new ResizeObserver(() => {
+      setHeight(element.clientHeight);
+      setWidth(element.clientWidth);
+    });
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+
+  // After each drawing: the cards drawn, measured; a height that changed redraws the column.
+  useLayoutEffect(() => {
+    let changed = false;
+    for (const card of body.current?.querySelectorAll<HTMLElement>('.board-card') ?? []) {
+      const id = Number(card.dataset.taskId);
+      const measured = card.offsetHeight + CARD_GAP;
+      if (Math.abs((heights.current.get(id) ?? 0) - measured) >= 1) {
+        heights.current.set(id, measured);
+        changed = true;
+      }
+    }
+    if (changed) setMeasured((n) => n + 1);
+  });
 
   // A card to focus: brought into sight first (drawing it), then focused.
   useLayoutEffect(() => {
@@ -58,7 +84,7 @@ export function BoardColumn(props: Props) {
     if (focusTaskId === null || !element || !tasks) return;
     const index = tasks.findIndex((task) => task.id === focusTaskId);
     if (index === -1) return;
-    const top = scrollToShow(index, element.scrollTop, element.clientHeight, ROW_HEIGHT);
+    const top = scrollToShow(index, element.scrollTop, element.clientHeight, offsets);
     if (top !== element.scrollTop) {
       element.scrollTop = top;
       setScrollTop(element.scrollTop);
@@ -70,7 +96,7 @@ export function BoardColumn(props: Props) {
     }
   });
 
-  const { start, end } = visibleRange(scrollTop, height, ROW_HEIGHT, count);
+  const { start, end } = visibleRange(scrollTop, height, offsets);
   const label = `${status.name}: ${countOf(count, 'task')}`;
 
   return (
@@ -115,7 +141,12 @@ export function BoardColumn(props: Props) {
         {!tasks && !column?.error && <p class="muted board-column-note">Loading…</p>}
         {tasks?.length === 0 && <p class="muted board-column-note">No tasks</p>}
         {tasks && tasks.length > 0 && (
-          <ul class="board-cards" aria-label={label} style={{ height: `${count * ROW_HEIGHT}px` }}>
+          // The cards not drawn are room above and below the ones that are.
+          <ul
+            class="board-cards"
+            aria-label={label}
+            style={{ paddingTop: `${offsets[start]}px`, paddingBottom: `${offsets[count]! - offsets[end]!}px` }}
+          >
             {tasks.slice(start, end).map((task, offset) => (
               <BoardCard
                 key={task.id}
@@ -123,7 +154,6 @@ export function BoardColumn(props: Props) {
                 subtasks={subtasks.get(task.id) ?? 0}
                 position={start + offset + 1}
                 setSize={count}
-                top={(start + offset) * ROW_HEIGHT}
                 dragging={dragging?.id === task.id}
                 onDragStart={props.onDragStart}
                 onDragEnd={props.onDragEnd}

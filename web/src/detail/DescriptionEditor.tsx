@@ -6,13 +6,16 @@
  * changes the description is announced at once, and the save then goes with If-Match on the old
  * version, so the server refuses it (412) and both texts are put side by side to resolve.
  */
-import { useId } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
+import { fetchActivity } from '../api/activity';
 import { fetchTask, updateTask } from '../api/tasks';
+import { useSession } from '../app/session-context';
 import { useConflictSafeEdit } from '../lib/use-conflict-safe-edit';
 import { ConflictResolver } from '../ui/ConflictResolver';
 import { ErrorNote } from '../ui/ErrorNote';
 import { MarkdownField } from './MarkdownField';
 import { MarkdownView } from './MarkdownView';
+import { descriptionEditorName } from './description-editor-name';
 
 interface Props {
   taskId: number;
@@ -36,6 +39,10 @@ export function DescriptionEditor({ taskId, description, etag, onSaved }: Props)
     onSettled: onSaved,
   });
   const { state } = edit;
+  const changedBy = useChangedBy(
+    taskId,
+    state.kind === 'conflict' || (state.kind === 'edit' && state.changedMeanwhile),
+  );
 
   return (
     <section class="description" aria-labelledby={`${id}-heading`}>
@@ -61,8 +68,8 @@ export function DescriptionEditor({ taskId, description, etag, onSaved }: Props)
         >
           {state.changedMeanwhile && (
             <p class="warning-note" role="alert">
-              Someone else just changed this description. Your text is kept: when you save, you will see both versions
-              to choose from.
+              {changedBy} just changed this description. Your text is kept: when you save, you will see both versions to
+              choose from.
             </p>
           )}
           <MarkdownField
@@ -91,7 +98,7 @@ export function DescriptionEditor({ taskId, description, etag, onSaved }: Props)
       {state.kind === 'conflict' && (
         <>
           <ConflictResolver
-            heading="Someone else changed this description while you were editing"
+            heading={`${changedBy} changed this description while you were editing`}
             theirsLabel="Their version (saved)"
             theirs={state.theirs.text}
             mine={edit.draft}
@@ -104,4 +111,25 @@ export function DescriptionEditor({ taskId, description, etag, onSaved }: Props)
       )}
     </section>
   );
+}
+
+/**
+ * Who saved the description meanwhile, read from the task's activity once the edit learns of it
+ * (`changed` turns true): "Someone else" until the answer comes, or if it names no one.
+ */
+function useChangedBy(taskId: number, changed: boolean): string {
+  const { session } = useSession();
+  const [name, setName] = useState<string | null>(null);
+  useEffect(() => {
+    if (!changed) return setName(null);
+    let current = true;
+    fetchActivity(taskId).then(
+      (page) => current && setName(descriptionEditorName(page.items, session.user.id)),
+      () => {}, // the banner still says "Someone else"
+    );
+    return () => {
+      current = false;
+    };
+  }, [taskId, changed]);
+  return name ?? 'Someone else';
 }

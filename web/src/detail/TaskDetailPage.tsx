@@ -3,6 +3,7 @@ import { messageOf } from '../api/client';
 import { deleteTask, updateTask } from '../api/tasks';
 import type { UpdateTaskBody } from '@contract';
 import { useTeamData } from '../app/team-data';
+import { formatDate } from '../lib/dates';
 import { navigate } from '../lib/router';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { DueDateField } from '../tasks/DueDateField';
@@ -134,7 +135,7 @@ export function TaskDetailPage({ taskId }: { taskId: number }) {
         <div>
           <dt>Created by</dt>
           <dd>
-            {task.createdBy.name} <span class="muted">{new Date(task.createdAt).toLocaleDateString()}</span>
+            {task.createdBy.name} <span class="muted">{formatDate(new Date(task.createdAt))}</span>
           </dd>
         </div>
       </dl>

@@ -1,7 +1,11 @@
-/** Who is in a list, and adding or removing teammates (members of a list see it and its tasks). */
+/**
+ * Who is in a list, and adding or removing teammates (members of a list see it and its tasks),
+ * or sharing it with the whole team: then everyone in the team is a member, newcomers too, and
+ * nobody can be removed until sharing stops (which keeps the members).
+ */
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
-import { addListMember, fetchListMembers, removeListMember } from '../api/lists';
+import { addListMember, fetchListMembers, removeListMember, updateList } from '../api/lists';
 import type { Member, TaskList } from '@contract';
 import { useLiveEvent } from '../app/live';
 import { useSession } from '../app/session-context';
@@ -21,6 +25,8 @@ export function ListMembersDialog({ list, onClose }: Props) {
   const members = useAsync(() => fetchListMembers(list.id), [list.id]);
   const [choice, setChoice] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [shared, setShared] = useState(list.sharedWithTeam);
+  const [sharing, setSharing] = useState(false);
 
   useLiveEvent((event) => {
     if (event.listId === list.id || event.type === 'sync.required') members.reloadSoon();
@@ -41,6 +47,19 @@ export function ListMembersDialog({ list, onClose }: Props) {
     members.reload();
   };
 
+  const toggleShared = async (sharedWithTeam: boolean) => {
+    setError(null);
+    setSharing(true);
+    try {
+      setShared((await updateList(list.id, { sharedWithTeam })).sharedWithTeam);
+      reloadLists();
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+    setSharing(false);
+    members.reload();
+  };
+
   const remove = async (member: Member) => {
     setError(null);
     try {
@@ -58,6 +77,22 @@ export function ListMembersDialog({ list, onClose }: Props) {
   return (
     <Dialog title={`Share “${list.name}”`} onClose={onClose}>
       <p class="muted">Members see this list and its tasks, and are told of changes live.</p>
+      <label class="checkbox-field">
+        <input
+          type="checkbox"
+          checked={shared}
+          disabled={sharing}
+          onChange={(event) => void toggleShared(event.currentTarget.checked)}
+        />
+        <span>
+          Share with the whole team
+          <small class="muted">
+            {shared
+              ? ' Everyone in the team is a member, and so is everyone who joins. Untick to choose members again (they all stay).'
+              : ' Makes everyone in the team a member, and everyone who joins later.'}
+          </small>
+        </span>
+      </label>
       <ErrorNote message={members.error} />
       <ul class="member-list" aria-label={`Members of ${list.name}`}>
         {members.data?.map((member) => (
@@ -71,14 +106,16 @@ export function ListMembersDialog({ list, onClose }: Props) {
               <small class="muted">{member.email}</small>
             </span>
             <span class="role-badge">{member.role}</span>
-            <button
-              type="button"
-              class="button-danger-quiet small"
-              aria-label={`Remove ${member.name} from ${list.name}`}
-              onClick={() => void remove(member)}
-            >
-              Remove
-            </button>
+            {!shared && (
+              <button
+                type="button"
+                class="button-danger-quiet small"
+                aria-label={`Remove ${member.name} from ${list.name}`}
+                onClick={() => void remove(member)}
+              >
+                Remove
+              </button>
+            )}
           </li>
         ))}
       </ul>

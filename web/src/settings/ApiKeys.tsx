@@ -63,7 +63,7 @@ export function ApiKeys() {
       {keys.data && keys.data.length === 0 && <p class="muted">You have no API keys.</p>}
       {keys.data && keys.data.length > 0 && (
         <div class="table-scroll">
-          <table class="table">
+          <table class="table table-stacks">
             <caption class="sr-only">Your API keys</caption>
             <thead>
               <tr>
@@ -79,12 +79,12 @@ export function ApiKeys() {
             <tbody>
               {keys.data.map((key) => (
                 <tr key={key.id}>
-                  <td>{key.name}</td>
-                  <td>
+                  <td class="cell-name">{key.name}</td>
+                  <td data-label="Key starts with">
                     <code>{key.prefix}…</code>
                   </td>
-                  <td>{formatTimestamp(key.createdAt)}</td>
-                  <td>{formatTimestamp(key.lastUsedAt)}</td>
+                  <td data-label="Created">{formatTimestamp(key.createdAt)}</td>
+                  <td data-label="Last used">{formatTimestamp(key.lastUsedAt)}</td>
                   <td class="cell-actions">
                     <ConfirmButton
                       label="Revoke"

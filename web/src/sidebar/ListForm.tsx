@@ -1,4 +1,7 @@
-/** Name and colour of a list: creating one, or renaming and recolouring it. */
+/**
+ * Name and colour of a list: creating one, or renaming and recolouring it. A new list may be
+ * shared with the whole team at once (`initialShared` says whether the box starts ticked).
+ */
 import type { ListColor } from '@contract/enums';
 import { useId, useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
@@ -13,13 +16,24 @@ interface Props {
   initialName?: string;
   initialColor?: string;
   submitLabel: string;
-  onSubmit: (name: string, color: ListColor) => Promise<void>;
+  /** Offers "Share with the whole team", ticked or not to begin with; undefined: no such box (editing). */
+  initialShared?: boolean;
+  onSubmit: (name: string, color: ListColor, sharedWithTeam: boolean) => Promise<void>;
   onCancel: () => void;
 }
 
-export function ListForm({ title, initialName = '', initialColor = 'Green', submitLabel, onSubmit, onCancel }: Props) {
+export function ListForm({
+  title,
+  initialName = '',
+  initialColor = 'Green',
+  submitLabel,
+  initialShared,
+  onSubmit,
+  onCancel,
+}: Props) {
   const [name, setName] = useState(initialName);
   const [color, setColor] = useState<ListColor>(isListColor(initialColor) ? initialColor : 'Green');
+  const [shared, setShared] = useState(initialShared ?? false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
@@ -30,7 +44,7 @@ export function ListForm({ title, initialName = '', initialColor = 'Green', subm
     setBusy(true);
     setError(null);
     try {
-      await onSubmit(name.trim(), color);
+      await onSubmit(name.trim(), color, shared);
     } catch (failure) {
       setError(messageOf(failure));
       setBusy(false);
@@ -56,6 +70,15 @@ export function ListForm({ title, initialName = '', initialColor = 'Green', subm
         onInput={(event) => setName(event.currentTarget.value)}
       />
       <ColorPicker name={`${id}-color`} value={color} onChange={setColor} />
+      {initialShared !== undefined && (
+        <label class="checkbox-field">
+          <input type="checkbox" checked={shared} onChange={(event) => setShared(event.currentTarget.checked)} />
+          <span>
+            Share with the whole team
+            <small class="muted"> Everyone in the team, and everyone who joins later, is a member.</small>
+          </span>
+        </label>
+      )}
       <ErrorNote message={error} />
       <div class="form-actions">
         <button type="submit" class="button-primary" disabled={busy}>

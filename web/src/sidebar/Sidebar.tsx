@@ -5,6 +5,7 @@ import type { TaskList } from '@contract';
 import type { ListColor } from '@contract/enums';
 import { useTeamData } from '../app/team-data';
 import { ListMembersDialog } from '../lists/ListMembersDialog';
+import { NoListsNote } from '../lists/NoListsNote';
 import { navigate, type Route } from '../lib/router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Link } from '../ui/Link';
@@ -22,8 +23,8 @@ export function Sidebar({ id, route }: Props) {
   const [creating, setCreating] = useState(false);
   const [sharing, setSharing] = useState<TaskList | null>(null);
 
-  const create = async (name: string, color: ListColor) => {
-    const list = await createList(name, color);
+  const create = async (name: string, color: ListColor, sharedWithTeam: boolean) => {
+    const list = await createList(name, color, sharedWithTeam);
     reloadLists();
     setCreating(false);
     navigate(`/lists/${list.id}`);
@@ -52,11 +53,18 @@ export function Sidebar({ id, route }: Props) {
           </button>
         </div>
         {creating && (
-          <ListForm title="New list" submitLabel="Create list" onSubmit={create} onCancel={() => setCreating(false)} />
+          <ListForm
+            title="New list"
+            submitLabel="Create list"
+            // A first list is most likely the team's own (the caller sees no other): shared unless unticked.
+            initialShared={lists?.length === 0}
+            onSubmit={create}
+            onCancel={() => setCreating(false)}
+          />
         )}
         <ErrorNote message={listsError} />
         {lists === undefined && !listsError && <p class="muted small">Loading lists…</p>}
-        {lists?.length === 0 && !creating && <p class="muted small">No lists yet.</p>}
+        {lists?.length === 0 && !creating && <NoListsNote class="muted small" />}
         <ul class="sidebar-lists" aria-label="Your lists">
           {lists?.map((list) => (
             <SidebarListItem

@@ -1,6 +1,7 @@
 /**
  * The filters of GET /v1/tasks; every change is written to the address so the view can be
- * shared. On a phone they fold away behind a Filters button (the CSS decides when).
+ * shared. They keep to one line: the due dates fold away behind "More filters", and on a phone
+ * the menus too (the CSS decides when), so the tasks come first.
  */
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { PRIORITIES } from '@contract/enums';
@@ -21,7 +22,8 @@ export function FilterBar({ filters, onChange, showAssignee }: Props) {
   const set = (change: Partial<TaskFilters>) => onChange({ ...filters, ...change });
   const [folded, setFolded] = useState(true);
   const formId = useId();
-  const active = activeFilterCount(filters);
+  // The filters set besides the search, which always shows: on a phone all of them wait behind the button.
+  const active = activeFilterCount(filters) - (filters.query.trim() ? 1 : 0);
 
   // A status deleted (by anyone, live) leaves the filter, which would otherwise match nothing
   // while naming nothing.
@@ -42,35 +44,29 @@ export function FilterBar({ filters, onChange, showAssignee }: Props) {
     typing.current = setTimeout(() => set({ query: value }), 250);
   };
 
+  // What waits behind "More filters": the dates always, and on a phone the menus too (the CSS).
+  const moreId = `${formId}-more`;
+  const menusId = `${formId}-menus`;
   return (
-    <>
-      <button
-        type="button"
-        class="button-secondary filters-toggle"
-        aria-expanded={!folded}
-        aria-controls={formId}
-        onClick={() => setFolded(!folded)}
-      >
-        Filters{active > 0 && ` (${active})`}
-      </button>
-      <form
-        id={formId}
-        class={`filters${folded ? ' is-folded' : ''}`}
-        role="search"
-        aria-label="Filter tasks"
-        onSubmit={(event) => event.preventDefault()}
-      >
-        <label class="filter-search">
-          <span class="sr-only">Search task titles</span>
-          <input
-            type="search"
-            placeholder="Search titles"
-            data-shortcut="search"
-            aria-keyshortcuts="/"
-            value={text}
-            onInput={(e) => onType(e.currentTarget.value)}
-          />
-        </label>
+    <form
+      id={formId}
+      class={`filter-bar${folded ? ' is-folded' : ''}`}
+      role="search"
+      aria-label="Filter tasks"
+      onSubmit={(event) => event.preventDefault()}
+    >
+      <label class="filter-search">
+        <span class="sr-only">Search task titles</span>
+        <input
+          type="search"
+          placeholder="Search titles"
+          data-shortcut="search"
+          aria-keyshortcuts="/"
+          value={text}
+          onInput={(e) => onType(e.currentTarget.value)}
+        />
+      </label>
+      <div class="filter-menus" id={menusId}>
         <CheckboxMenu
           label="Status"
           options={statuses.map((status) => ({ value: String(status.id), label: status.name }))}
@@ -109,6 +105,22 @@ export function FilterBar({ filters, onChange, showAssignee }: Props) {
             <option value="true">Completed</option>
           </select>
         </span>
+      </div>
+      <button
+        type="button"
+        class="button-filter filters-toggle"
+        aria-expanded={!folded}
+        aria-controls={`${menusId} ${moreId}`}
+        onClick={() => setFolded(!folded)}
+      >
+        More filters{active > 0 && <span class="filters-active"> ({active})</span>}
+      </button>
+      {hasFilters(filters) && (
+        <button type="button" class="button-quiet" onClick={() => onChange(NO_FILTERS)}>
+          Clear filters
+        </button>
+      )}
+      <div class="filter-more" id={moreId}>
         <label class="filter-field">
           <span>Due from</span>
           <input
@@ -121,12 +133,7 @@ export function FilterBar({ filters, onChange, showAssignee }: Props) {
           <span>Due until</span>
           <input type="date" value={filters.dueDateTo} onChange={(e) => set({ dueDateTo: e.currentTarget.value })} />
         </label>
-        {hasFilters(filters) && (
-          <button type="button" class="button-quiet" onClick={() => onChange(NO_FILTERS)}>
-            Clear filters
-          </button>
-        )}
-      </form>
-    </>
+      </div>
+    </form>
   );
 }

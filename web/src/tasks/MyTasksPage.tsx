@@ -10,6 +10,7 @@ import { useTeamData } from '../app/team-data';
 import { countOf } from '../lib/plural';
 import { useAsync } from '../lib/use-async';
 import { useDocumentTitle } from '../lib/use-document-title';
+import { NoListsNote } from '../lists/NoListsNote';
 import { ColorDot } from '../ui/ColorPicker';
 import { Link } from '../ui/Link';
 import { TasksView } from './TasksView';
@@ -52,7 +53,7 @@ function NothingAssigned() {
         <strong>Nothing is assigned to you.</strong> Tasks assigned to you appear here.
         {lists && lists.length > 0 && ' To see every task, open a list:'}
       </p>
-      {lists && lists.length === 0 && <p>You have no lists yet: make one with “+ New list”.</p>}
+      {lists && lists.length === 0 && <NoListsNote />}
       {lists && lists.length > 0 && (
         <ul class="empty-lists" aria-label="Your lists and their tasks">
           {lists.map((list) => {

@@ -104,3 +104,25 @@ export function TaskRow({ task, edit, newTaskDefaults, orphan, viewListId, onSub
     </li>
   );
 }
+
+/**
+ * The names of a row's columns, over the rows of a wide list (the CSS hides it once the values go
+ * under the titles). Hidden from assistive technology: there every value already says what it is
+ * ("Status of “Book the venue”: To do"), and a list of rows is no table.
+ */
+export function TaskRowHeader() {
+  return (
+    <div class="task-row task-row-header" aria-hidden="true">
+      <span />
+      <span class="task-title">Task</span>
+      <span class="task-fields">
+        <span class="cell cell-lists">Lists</span>
+        <span class="cell cell-status">Status</span>
+        <span class="cell cell-priority">Priority</span>
+        <span class="cell cell-due">Due</span>
+        <span class="cell cell-assignees">Assignees</span>
+        <span class="cell cell-add" />
+      </span>
+    </div>
+  );
+}

@@ -4,6 +4,8 @@
  * compare with is given, so tests pin it; the exact time goes in the element's title.
  */
 
+import { formatDate } from '../lib/dates';
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -23,10 +25,5 @@ export function relativeTime(iso: string, now: number, locale?: string): string 
   if (elapsed < HOUR) return ago.format(-Math.floor(elapsed / MINUTE), 'minute');
   if (elapsed < DAY) return ago.format(-Math.floor(elapsed / HOUR), 'hour');
   if (elapsed < 7 * DAY) return ago.format(-Math.floor(elapsed / DAY), 'day');
-  const date = new Date(then);
-  return date.toLocaleDateString(locale, {
-    day: 'numeric',
-    month: 'short',
-    year: date.getFullYear() === new Date(now).getFullYear() ? undefined : 'numeric',
-  });
+  return formatDate(new Date(then), now, locale);
 }

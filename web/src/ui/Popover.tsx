@@ -1,7 +1,9 @@
 /**
  * A button that opens a small panel (a menu, a picker). Enter, Space or the arrow keys open it and
  * the keyboard goes into the panel, to its current choice (`data-current`) or its first control;
- * Escape, a click outside or focus leaving closes it, Escape and a choice return to the button.
+ * Escape, a click outside or focus leaving closes it. Escape and a choice return the focus to
+ * where it was when the panel opened: the button, or what a shortcut opened it from (S on a task
+ * row leaves the focus on the task, not on its status).
  */
 import type { ComponentChildren } from 'preact';
 import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
@@ -20,11 +22,19 @@ export function Popover({ label, button, buttonClass = 'button-quiet', align = '
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
+  // What had the focus when the panel opened (a click focuses the button first; a shortcut does not).
+  const openedFrom = useRef<HTMLElement | null>(null);
   const panelId = useId();
 
   const close = (returnFocus = true) => {
     setOpen(false);
-    if (returnFocus) toggle.current?.focus();
+    if (!returnFocus) return;
+    const from = openedFrom.current;
+    (from?.isConnected && from !== document.body ? from : toggle.current)?.focus();
+  };
+  const openPanel = () => {
+    openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setOpen(true);
   };
 
   // A layout effect: the focus moves before the next key is handled, however fast it comes.
@@ -66,12 +76,12 @@ export function Popover({ label, button, buttonClass = 'button-quiet', align = '
         aria-label={label}
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
-        onClick={() => setOpen(!open)}
+        onClick={() => (open ? setOpen(false) : openPanel())}
         onKeyDown={(event) => {
           // As a menu button does: the arrows open it too.
           if (!open && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
             event.preventDefault();
-            setOpen(true);
+            openPanel();
           }
         }}
       >

@@ -74,7 +74,7 @@ export function Invitations({ myRole, memberChanges, onRefused }: Props) {
       {pending.data?.length === 0 && <p class="muted">No pending invitations.</p>}
       {pending.data && pending.data.length > 0 && (
         <div class="table-scroll">
-          <table class="table">
+          <table class="table table-stacks">
             <caption class="sr-only">Pending invitations</caption>
             <thead>
               <tr>
@@ -90,12 +90,12 @@ export function Invitations({ myRole, memberChanges, onRefused }: Props) {
             <tbody>
               {pending.data.map((invitation) => (
                 <tr key={invitation.id}>
-                  <td>{invitation.email ?? <span class="muted">Anyone with the link</span>}</td>
-                  <td>
+                  <td class="cell-name">{invitation.email ?? <span class="muted">Anyone with the link</span>}</td>
+                  <td data-label="Role">
                     <span class="role-badge">{invitation.role}</span>
                   </td>
-                  <td>{invitation.invitedBy.name}</td>
-                  <td>{formatTimestamp(invitation.expiresAt)}</td>
+                  <td data-label="Invited by">{invitation.invitedBy.name}</td>
+                  <td data-label="Expires">{formatTimestamp(invitation.expiresAt)}</td>
                   <td class="cell-actions">
                     <ConfirmButton
                       label="Revoke"

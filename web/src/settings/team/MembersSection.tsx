@@ -19,6 +19,7 @@ import { ErrorNote } from '../../ui/ErrorNote';
 import { useNotify } from '../../ui/notices';
 import { Invitations } from './Invitations';
 import { ListsWithoutMembers } from './ListsWithoutMembers';
+import { MemberLists } from './MemberLists';
 import { permissionsFor, roleName, roleWithArticle } from './member-rules';
 import { useMyRole } from './use-my-role';
 import { useWhenVisibleAgain } from './use-when-visible-again';
@@ -71,7 +72,7 @@ export function MembersSection() {
       {members.length === 0 && !membersError && <p class="muted">Loading the members…</p>}
       {members.length > 0 && (
         <div class="table-scroll">
-          <table class="table">
+          <table class="table table-stacks">
             <caption class="sr-only">Team members and their roles</caption>
             <thead>
               <tr>
@@ -90,12 +91,12 @@ export function MembersSection() {
                 const allowed = permissionsFor({ id: session.user.id, role: myRole }, member, members);
                 return (
                   <tr key={member.id}>
-                    <td>
+                    <td class="cell-name">
                       {member.name}
                       {member.id === session.user.id && <span class="muted"> (you)</span>}
                     </td>
-                    <td>{member.email}</td>
-                    <td>
+                    <td data-label="Email">{member.email}</td>
+                    <td data-label="Role">
                       {allowed.roles.length > 0 ? (
                         <select
                           aria-label={`Role of ${member.name}`}
@@ -115,6 +116,7 @@ export function MembersSection() {
                     </td>
                     {manager && (
                       <td class="cell-actions">
+                        {member.id !== session.user.id && <MemberLists member={member} />}
                         {allowed.canRemove && (
                           <ConfirmButton
                             label="Remove"

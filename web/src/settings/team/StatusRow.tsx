@@ -88,7 +88,7 @@ export function StatusRow({ status: saved, others, first, last, manager, moving,
         >
           ↓
         </button>
-        <label class="check">
+        <label class="check status-done-check">
           <input
             type="checkbox"
             aria-label={`${name} counts as done`}
@@ -108,7 +108,7 @@ export function StatusRow({ status: saved, others, first, last, manager, moving,
         {!status.isDefault && (
           <button
             type="button"
-            class="button-secondary"
+            class="button-secondary status-make-default"
             aria-label={`Make default: ${name}`}
             onClick={() =>
               void change({ isDefault: true }, `make ${name} the default`, `New tasks now start in ${name}.`)
@@ -120,7 +120,7 @@ export function StatusRow({ status: saved, others, first, last, manager, moving,
         {mode === 'view' && (
           <button
             type="button"
-            class="button-secondary"
+            class="button-secondary status-rename-button"
             aria-label={`Rename ${name}`}
             onClick={() => setMode('rename')}
           >
@@ -130,7 +130,7 @@ export function StatusRow({ status: saved, others, first, last, manager, moving,
         {mode === 'view' && !status.isDefault && (
           <button
             type="button"
-            class="button-danger-quiet"
+            class="button-danger-quiet status-delete-button"
             aria-label={`Delete ${name}`}
             onClick={() => setMode('delete')}
           >
