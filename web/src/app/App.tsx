@@ -8,6 +8,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { setCsrfToken, whenSessionEnds } from '../api/client';
 import * as sessions from '../api/session';
 import type { SessionInfo } from '@contract';
+import { SetupPage } from '../auth/SetupPage';
 import { SignIn } from '../auth/SignIn';
 import { lazy, useLazy } from '../lib/lazy';
 import { navigate, useLocation } from '../lib/router';
@@ -26,8 +27,6 @@ type Phase =
 
 /** The invitation page is for newcomers: a chunk of its own, off everyone else's first load. */
 const loadJoinPage = lazy(() => import('../auth/JoinPage').then((module) => module.JoinPage));
-/** The first start's set-up, seen once per server: a chunk of its own too. */
-const loadSetupPage = lazy(() => import('../auth/SetupPage').then((module) => module.SetupPage));
 
 export function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
@@ -115,7 +114,7 @@ export function App() {
       );
     case 'ready':
       if (phase.session.setupRequired) {
-        return <SetUp session={phase.session} onDone={(info) => enter(info)} onSignOut={() => void signOut()} />;
+        return <SetupPage session={phase.session} onDone={(info) => enter(info)} onSignOut={() => void signOut()} />;
       }
       return (
         <SessionContext.Provider value={api}>
@@ -134,12 +133,4 @@ function Join(props: { signedInAs: SessionInfo | null; onJoined: (session: Sessi
     return <p class="loading-page">The invitation page could not be loaded. Check your connection and reload.</p>;
   }
   return JoinPage ? <JoinPage {...props} /> : <p class="loading-page">Loading…</p>;
-}
-
-function SetUp(props: { session: SessionInfo; onDone: (session: SessionInfo) => void; onSignOut: () => void }) {
-  const SetupPage = useLazy(loadSetupPage);
-  if (SetupPage === 'failed') {
-    return <p class="loading-page">The set-up page could not be loaded. Check your connection and reload.</p>;
-  }
-  return SetupPage ? <SetupPage {...props} /> : <p class="loading-page">Loading…</p>;
 }

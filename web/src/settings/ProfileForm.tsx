@@ -10,12 +10,12 @@ import { useSession } from '../app/session-context';
 import { useTeamData } from '../app/team-data';
 import { ErrorNote } from '../ui/ErrorNote';
 import { useNotify } from '../ui/notices';
-import { useMyRole } from './team/use-my-role';
 
 export function ProfileForm() {
   const { session, replaceSession } = useSession();
   const { reloadMembers } = useTeamData();
-  const { manager } = useMyRole();
+  // The session's role follows changes live (app/live-session.ts).
+  const manager = session.role === 'owner' || session.role === 'admin';
   const notify = useNotify();
   const [name, setName] = useState(session.user.name);
   const [error, setError] = useState<string | null>(null);

@@ -11,7 +11,7 @@ import { ApiKeys } from './ApiKeys';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
 import { TeamSection } from './team/TeamSection';
-import { useMyRole } from './team/use-my-role';
+import { useSession } from '../app/session-context';
 
 const loadWebhooks = lazy(() => import('./webhooks/WebhooksSection').then((module) => module.WebhooksSection));
 const loadMembers = lazy(() => import('./team/MembersSection').then((module) => module.MembersSection));
@@ -19,7 +19,8 @@ const loadStatuses = lazy(() => import('./team/StatusesSection').then((module) =
 
 export function SettingsPage() {
   useDocumentTitle('Settings');
-  const { manager } = useMyRole();
+  const { role } = useSession().session;
+  const manager = role === 'owner' || role === 'admin';
   return (
     <section class="page settings">
       <header class="page-header">

@@ -9,14 +9,14 @@ import { renameTeam } from '../../api/team';
 import { useSession } from '../../app/session-context';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useNotify } from '../../ui/notices';
-import { useMyRole } from './use-my-role';
 
 /** As a list's name: 1 to 200 characters. */
 const MAX_TEAM_NAME = 200;
 
 export function TeamSection() {
   const { session, replaceSession } = useSession();
-  const { manager, afterRefusal } = useMyRole();
+  // The session's role follows changes live (app/live-session.ts).
+  const manager = session.role === 'owner' || session.role === 'admin';
   const notify = useNotify();
   const [name, setName] = useState(session.team.name);
   const [error, setError] = useState<string | null>(null);
@@ -35,7 +35,8 @@ export function TeamSection() {
       replaceSession(await fetchSession());
     } catch (failure) {
       setError(messageOf(failure));
-      afterRefusal(failure);
+      // A 403: the caller's role changed meanwhile; the session, read again, hides the section.
+      fetchSession().then(replaceSession, () => {});
     }
     setBusy(false);
   };
