@@ -38,6 +38,7 @@ import { sessionRoutes, signInRoute } from './sessions/sessions.routes.js';
 import { statusesRoutes } from './statuses/statuses.routes.js';
 import { teamRoutes } from './team/team.routes.js';
 import { memberRoutes } from './membership/members.routes.js';
+import { setupRoutes } from './membership/setup.routes.js';
 import { isDatabaseUnavailable } from './storage/errors.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
@@ -190,7 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerIdempotency(app);
   await app.register(async (authenticated) => {
     rateLimiter.addAuthenticationHook(authenticated, authenticate(store));
-    for (const routes of [...v1Routes, sessionRoutes(rateLimiter.failedAuth)]) {
+    for (const routes of [...v1Routes, sessionRoutes(rateLimiter.failedAuth), setupRoutes]) {
       // Each module in its own scope, so a module's hooks (sessionRoutes' session check) stay its own.
       await authenticated.register(async (scope) => routes(scope, deps));
     }

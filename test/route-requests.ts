@@ -49,17 +49,34 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
  * Routes only the team's owners and admins may use, and what they manage, as their 403 names it
  * (`Only the team's owners and admins can manage <what>.`): the world's teammate is a plain member.
  */
-const MANAGED: readonly { route: RegExp; what: string }[] = [
+const MANAGED: readonly { route: RegExp; what: string; message?: string }[] = [
   { route: /^(PATCH|DELETE) \/v1\/members\//, what: 'members' },
   { route: /^(GET|HEAD|POST|DELETE) \/v1\/invitations/, what: 'invitations' },
   { route: /^(POST|PATCH|DELETE) \/v1\/task-statuses/, what: 'workflow statuses' },
   { route: /^(GET|HEAD|POST) \/v1\/lists-without-members/, what: 'lists without members' },
+  { route: /^PATCH \/v1\/team$/, what: 'the team' },
+  {
+    route: /^POST \/auth\/email$/,
+    what: 'their own email',
+    message: "Only the team's owners and admins can change their own email; the server's operator can change yours.",
+  },
 ];
+
+/**
+ * POST /auth/setup is for the first start's team, which the world's teams are not: its owner (and
+ * another team's) is told it is set up already, a plain member that only the owner sets it up.
+ */
+const SETUP_ROUTE = 'POST /auth/setup';
+const SETUP_REFUSALS: Record<Exclude<Who, 'anonymous'>, { status: number; message: string }> = {
+  owner: { status: 409, message: 'This team is already set up.' },
+  stranger: { status: 409, message: 'This team is already set up.' },
+  outsider: { status: 403, message: "Only the team's owner can set it up." },
+};
 
 /** The 403 a plain member gets on a route only owners and admins may use, or undefined for any other route. */
 export function managersOnly(route: ApiRoute): string | undefined {
-  const what = MANAGED.find((m) => m.route.test(route.name))?.what;
-  return what && `Only the team's owners and admins can manage ${what}.`;
+  const managed = MANAGED.find((m) => m.route.test(route.name));
+  return managed && (managed.message ?? `Only the team's owners and admins can manage ${managed.what}.`);
 }
 
 /** Ids that exist nowhere: what a refused reference is compared with, so it reveals nothing. */
@@ -294,6 +311,8 @@ export function expectationFor(route: ApiRoute, who: Who, references: Reference[
   if (who === 'anonymous') {
     return { outcome: 'refused', status: 401, likeMissing: false, why: 'no credentials' };
   }
+  if (route.name === SETUP_ROUTE)
+    return { outcome: 'refused', ...SETUP_REFUSALS[who], likeMissing: false, why: 'set up already' };
   const usable = USABLE_BY[who];
   // A plain member is told the route is for owners and admins, whatever it names.
   const managers = managersOnly(route);

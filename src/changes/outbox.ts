@@ -3,8 +3,8 @@
  * the same transaction as the change they announce; streams read them from here, so an event
  * exists exactly when its change committed, and a client that reconnects can catch up.
  */
-import type { QueryCreator } from 'kysely';
-import type { ChangeEventType } from '../contract/enums.js';
+import { sql, type QueryCreator } from 'kysely';
+import { CHANGE_EVENT_TYPES, type StreamEventType } from '../contract/enums.js';
 import { afterCommit } from '../storage/database.js';
 import { chainsWrites, listParam, listValues, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
@@ -13,13 +13,23 @@ import { activityValues, insertActivity, type NewActivity } from './activity-ent
 import { committedChanges } from './publisher.js';
 import { deliveriesForEvent, insertDeliveriesForEvent } from './webhook-deliveries.js';
 
-export type EventType = ChangeEventType;
+export type EventType = StreamEventType;
+
+/** The types a webhook may subscribe to; the team's own events (team.*, member.*, invitation.*) queue no delivery. */
+const WEBHOOK_TYPES: ReadonlySet<string> = new Set(CHANGE_EVENT_TYPES);
 
 export interface NewEvent {
   teamId: string;
   type: EventType;
   /** Ids only: what every recipient may read anyway. */
-  data: { listId: number } | { taskId: number } | { taskId: number; commentId: number } | { statusId: number };
+  data:
+    | { listId: number }
+    | { taskId: number }
+    | { taskId: number; commentId: number }
+    | { statusId: number }
+    | { teamId: string }
+    | { userId: string }
+    | { invitationId: string };
   /**
    * Added to the data of the event's webhook deliveries only (not to the event stream's): what a
    * webhook sends of an object that is gone, a deleted task's number.
@@ -114,9 +124,10 @@ type ActivityParams = {
 
 /**
  * The same writes as `bumpCounters`, `numberTask`, `insertEvent` and `insertRecipients` (and,
- * `withActivity`, the change's activity entry), in one statement (see `chainsWrites`).
+ * `withActivity`, the change's activity entry; `withDeliveries`, its webhook deliveries), in one
+ * statement (see `chainsWrites`).
  */
-const recordInOneStatement = (withActivity: boolean) =>
+const recordInOneStatement = (withActivity: boolean, withDeliveries = true) =>
   prepared((db, p: OneStatementValues & ActivityParams) => {
     const activity = {
       taskId: p.activityTaskId,
@@ -168,14 +179,19 @@ const recordInOneStatement = (withActivity: boolean) =>
                 .select(['event.id as event_id', 'v.value as user_id']),
             ),
         )
-        // Webhook deliveries, in the same statement (webhook-deliveries.ts).
+        // Webhook deliveries, in the same statement (webhook-deliveries.ts); none for a team event.
         .with('deliveries', (cte) =>
-          deliveriesForEvent(
-            db,
-            cte,
-            { teamId: p.teamId, type: p.type, data: p.deliveryData, createdAt: p.createdAt, userIds: p.userIds },
-            true,
-          ).returning('id'),
+          withDeliveries
+            ? deliveriesForEvent(
+                db,
+                cte,
+                { teamId: p.teamId, type: p.type, data: p.deliveryData, createdAt: p.createdAt, userIds: p.userIds },
+                true,
+              ).returning('id')
+            : cte
+                .selectFrom('event')
+                .select('event.id as id')
+                .where(sql<boolean>`false`),
         )
         .selectFrom('team')
         .select((eb) => [
@@ -188,6 +204,7 @@ const recordInOneStatement = (withActivity: boolean) =>
 
 const recordEventInOneStatement = recordInOneStatement(false);
 const recordEventAndActivityInOneStatement = recordInOneStatement(true);
+const recordTeamEventInOneStatement = recordInOneStatement(false, false);
 
 /**
  * Writes an event inside the change's transaction; once it commits, the publisher announces it.
@@ -222,10 +239,15 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
   // A task.updated delivery carries the change's fields (webhooks/delivery/payload.ts shows them to its owner).
   const changes = event.type === 'task.updated' && event.activity ? { changes: event.activity.changes } : {};
   const deliveryData = JSON.stringify({ ...event.data, ...event.forWebhooks, ...changes });
+  const forWebhooks = WEBHOOK_TYPES.has(event.type);
   let counters: { task_counter: number; event_counter: number };
   let queuedDeliveries: boolean;
   if (chainsWrites(trx)) {
-    const statement = activity ? recordEventAndActivityInOneStatement : recordEventInOneStatement;
+    const statement = !forWebhooks
+      ? recordTeamEventInOneStatement
+      : activity
+        ? recordEventAndActivityInOneStatement
+        : recordEventInOneStatement;
     const params = {
       ...values,
       deliveryData,
@@ -246,6 +268,7 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     const [inserted] = await insertEvent(trx, { ...values, seq: counters.event_counter });
     await insertRecipients(trx, { eventId: inserted!.id, userIds: values.userIds });
     queuedDeliveries =
+      forWebhooks &&
       Boolean(bumped!.has_webhooks) &&
       (await insertDeliveriesForEvent(trx, { ...values, data: deliveryData, eventId: inserted!.id })).length > 0;
   }

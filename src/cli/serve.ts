@@ -14,6 +14,7 @@ function printBootstrap(url: string, b: Bootstrap): void {
       '',
       `Created the starter team "${b.teamName}". These secrets are shown only this once:`,
       `  web sign-in:  ${b.email} / ${b.password}`,
+      `                (the first sign-in asks for the team's name, your name, email and a new password)`,
       `  API key:      ${b.key}`,
       `  try it:       curl -H 'x-api-key: ${b.key}' ${url}/v1/me`,
       '',

@@ -44,6 +44,27 @@ export const CHANGE_EVENT_TYPES = [
 ] as const;
 export type ChangeEventType = (typeof CHANGE_EVENT_TYPES)[number];
 
+/**
+ * The events of the team itself, on GET /v1/events only (no webhook types: their bodies would carry
+ * people's emails to outside URLs; docs/api.md, "Realtime events"). `team.updated` `{"teamId"}` and
+ * `member.*` `{"userId"}` go to every member of the team, `invitation.*` `{"invitationId"}` to its
+ * owners and admins.
+ */
+export const TEAM_EVENT_TYPES = [
+  'team.updated',
+  'member.joined',
+  'member.updated',
+  'member.removed',
+  'invitation.created',
+  'invitation.revoked',
+  'invitation.accepted',
+] as const;
+export type TeamEventType = (typeof TEAM_EVENT_TYPES)[number];
+
+/** Every type GET /v1/events sends for a change. */
+export const STREAM_EVENT_TYPES = [...CHANGE_EVENT_TYPES, ...TEAM_EVENT_TYPES] as const;
+export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
+
 /** Sent instead of a change when a stream cannot say what changed: refetch everything. */
 export const SYNC_REQUIRED = 'sync.required';
 

@@ -1,4 +1,4 @@
-/** The team and its people: GET /v1/me, GET /v1/users. */
+/** The team and its people: GET /v1/me, GET /v1/users, PATCH /v1/team. */
 import { Type, type Static } from 'typebox';
 import { StringEnum, Uuid } from './common.js';
 import { ROLES, type Role } from './enums.js';
@@ -41,3 +41,19 @@ export const MemberRemoved = Type.Object({
   removed: Type.Boolean(),
 });
 export type MemberRemoved = Static<typeof MemberRemoved>;
+
+/** Longest team name, in characters (Unicode code points), as a list's. */
+export const MAX_TEAM_NAME_LENGTH = 200;
+
+/** A team's name, in the field `field`: as a list's, 1 to 200 characters, not only whitespace. */
+export const TeamName = (field = 'name') =>
+  Type.String({
+    minLength: 1,
+    maxLength: MAX_TEAM_NAME_LENGTH,
+    pattern: '\\S',
+    errorMessage: `${field} must be a string of 1 to ${MAX_TEAM_NAME_LENGTH} characters with at least one non-whitespace character.`,
+  });
+
+/** PATCH /v1/team: the team's new name (owners and admins). */
+export const UpdateTeamBody = Type.Object({ name: TeamName() }, { additionalProperties: false });
+export type UpdateTeamBody = Static<typeof UpdateTeamBody>;

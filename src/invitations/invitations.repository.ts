@@ -138,7 +138,7 @@ export async function revokeInvitation(db: Db, teamId: string, id: string, now: 
 
 /**
  * Revokes the unused invitations the user made in the team with one of `roles`: all of them when
- * they leave it, those beyond their new role when they are demoted.
+ * they leave it, those beyond their new role when they are demoted. Returns their ids.
  */
 export async function revokeInvitationsBy(
   db: Db,
@@ -146,9 +146,9 @@ export async function revokeInvitationsBy(
   userId: string,
   now: string,
   roles: readonly Role[] = ROLES,
-): Promise<void> {
-  if (roles.length === 0) return;
-  await db
+): Promise<string[]> {
+  if (roles.length === 0) return [];
+  const rows = await db
     .updateTable('invitations')
     .set({ revoked_at: now })
     .where('team_id', '=', teamId)
@@ -156,7 +156,9 @@ export async function revokeInvitationsBy(
     .where('role', 'in', roles)
     .where('used_at', 'is', null)
     .where('revoked_at', 'is', null)
+    .returning('id')
     .execute();
+  return rows.map((row) => row.id);
 }
 
 /**

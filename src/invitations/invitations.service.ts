@@ -38,6 +38,7 @@ import { isUniqueViolation } from '../storage/errors.js';
 import type { Db } from '../storage/schema.js';
 import { asManager, mayInviteAs, requireManager } from '../team/roles.js';
 import { hashPassword } from '../team/passwords.js';
+import { recordInvitationEvents, recordMemberEvent } from '../team/team-events.js';
 import { findMembership, insertMember, keptRole, oldestOwner } from '../team/teams.repository.js';
 import { findUserByEmail, insertUser, teamsOfUser, type UserRecord } from '../team/users.repository.js';
 import { joinSharedLists } from '../lists/shared-lists.js';
@@ -97,6 +98,7 @@ export async function issueInvitation(store: Store, input: NewInvitation, base: 
       expiresAt,
     });
     const record = (await invitations.findInvitation(trx, id))!;
+    await recordInvitationEvents(trx, input.teamId, 'invitation.created', [id]);
     return { ...present(record), link: invitationLink(base, token) };
   });
 }
@@ -172,6 +174,7 @@ export async function revokeInvitation(store: Store, id: string, teamId?: string
     if (!revoked && !record.revokedAt && (await findInvitation(trx, record.id)).usedAt) {
       throw conflict(`Invitation ${record.id} has already been used; remove the member instead.`);
     }
+    if (revoked) await recordInvitationEvents(trx, record.teamId, 'invitation.revoked', [record.id]);
   });
 }
 
@@ -268,12 +271,16 @@ async function claimAndJoin(
     // Last of the writes before the session: it takes the team row (lists/shared-lists.ts).
     await joinSharedLists(trx, record.teamId, user.id);
     const teams = await teamsOfUser(trx, user.id);
-    return openSession(
+    const session = await openSession(
       trx,
       user,
       teams,
       teams.find((t) => t.id === record.teamId)!,
     );
+    // The team learns of it live: a new member, and a link that leaves the pending list.
+    await recordMemberEvent(trx, record.teamId, 'member.joined', user.id);
+    await recordInvitationEvents(trx, record.teamId, 'invitation.accepted', [record.id]);
+    return session;
   });
 }
 

@@ -17,6 +17,10 @@
  *   make (`mayInviteAs`): a link gives no more than its sender may give now. Accepting one checks
  *   the sender again, under the lock both take on the sender's membership
  *   (invitations.service.ts, `claimAndJoin`).
+ *
+ * Each change tells the team in its transaction (team/team-events.ts): `member.joined`,
+ * `member.updated` or `member.removed` to every member, and `invitation.revoked` for each link it
+ * revoked to the owners and admins.
  */
 import type { Caller } from '../caller.js';
 import { endedAccess } from '../changes/publisher.js';
@@ -30,6 +34,7 @@ import { afterCommit, type Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
 import { disableWebhooksOfLeaver } from '../webhooks/webhooks.repository.js';
 import { mayInviteAs, requireManager } from '../team/roles.js';
+import { recordInvitationEvents, recordMemberEvent } from '../team/team-events.js';
 import * as teams from '../team/teams.repository.js';
 
 /** Who makes a change: a member calling the API, or the operator (`tasklane admin`), who may do anything. */
@@ -87,7 +92,9 @@ export async function changeRole(store: Store, caller: Caller, userId: string, r
     checkAllowed(target, actor, role);
     if (target.member.role !== role) {
       await teams.setRole(trx, caller.teamId, userId, role);
-      await revokeWhatRoleCannotGive(trx, caller.teamId, userId, role);
+      const revoked = await revokeWhatRoleCannotGive(trx, caller.teamId, userId, role);
+      await recordMemberEvent(trx, caller.teamId, 'member.updated', userId);
+      await recordInvitationEvents(trx, caller.teamId, 'invitation.revoked', revoked);
     }
     return { ...target.member, role };
   });
@@ -112,17 +119,20 @@ export async function setMembership(store: Store, teamId: string, userId: string
     await teams.lockMember(trx, teamId, userId);
     const member = await teams.findMember(trx, teamId, userId);
     if (member) checkAllowed({ member, owners }, operator, role);
+    if (member?.role === role) return;
     await teams.upsertMember(trx, teamId, userId, role);
-    if (member && member.role !== role) await revokeWhatRoleCannotGive(trx, teamId, userId, role);
+    const revoked = member ? await revokeWhatRoleCannotGive(trx, teamId, userId, role) : [];
     // A newcomer joins the lists shared with the team, as one who accepts an invitation does.
     if (!member) await joinSharedLists(trx, teamId, userId);
+    await recordMemberEvent(trx, teamId, member ? 'member.updated' : 'member.joined', userId);
+    await recordInvitationEvents(trx, teamId, 'invitation.revoked', revoked);
   });
 }
 
-/** In a role change's transaction: revokes the member's pending invitations that `role` could not make. */
-async function revokeWhatRoleCannotGive(trx: Db, teamId: string, userId: string, role: Role): Promise<void> {
+/** In a role change's transaction: revokes the member's pending invitations that `role` could not make; their ids. */
+async function revokeWhatRoleCannotGive(trx: Db, teamId: string, userId: string, role: Role): Promise<string[]> {
   const beyond = ROLES.filter((invited) => !mayInviteAs(role, invited));
-  await revokeInvitationsBy(trx, teamId, userId, new Date().toISOString(), beyond);
+  return revokeInvitationsBy(trx, teamId, userId, new Date().toISOString(), beyond);
 }
 
 /** Removes a member and what gave them access (above); `missing` is the 404's message. */
@@ -139,7 +149,9 @@ export async function removeMember(
     await teams.deleteMember(trx, teamId, userId, 'caller' in actor ? actor.caller.userId : null);
     const now = new Date().toISOString();
     await disableWebhooksOfLeaver(trx, teamId, userId, now);
-    await revokeInvitationsBy(trx, teamId, userId, now);
+    const revoked = await revokeInvitationsBy(trx, teamId, userId, now);
+    await recordMemberEvent(trx, teamId, 'member.removed', userId);
+    await recordInvitationEvents(trx, teamId, 'invitation.revoked', revoked);
     afterCommit(trx, () => endedAccess.publish({ teamId }));
   });
 }

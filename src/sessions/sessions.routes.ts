@@ -6,6 +6,7 @@ import { sessionCookieName } from '../http/session-cookie.js';
 import type { FailedAuthBudget } from '../http/rate-limit.js';
 import { errorResponses } from '../contract/common.js';
 import {
+  EmailChangeBody,
   PasswordChangeBody,
   PasswordChanged,
   ProfileBody,
@@ -117,6 +118,22 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
       },
       async (request) => {
         await service.updateProfile(request.store, request.caller, request.body.name);
+        return service.sessionInfo(request.store, request.caller, request.caller.credential.csrfToken!);
+      },
+    );
+
+    app.post(
+      '/auth/email',
+      {
+        schema: {
+          summary: 'Change your own email, your sign-in, confirmed with your password (owners and admins)',
+          tags,
+          body: EmailChangeBody,
+          response: { 200: SessionInfo, ...errorResponses(400, 403, 409, 503) },
+        },
+      },
+      async (request) => {
+        await service.changeOwnEmail(request.store, request.caller, request.body, passwordAttempts(budget, request));
         return service.sessionInfo(request.store, request.caller, request.caller.credential.csrfToken!);
       },
     );

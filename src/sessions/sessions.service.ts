@@ -2,8 +2,10 @@
 import type { Caller } from '../caller.js';
 import { AppError, conflict, forbidden, invalidInput, unauthorized } from '../http/errors.js';
 import type { PasswordAttempt } from '../http/rate-limit.js';
-import type { Store } from '../storage/database.js';
-import { findMembership, findTeam } from '../team/teams.repository.js';
+import { withPrologue, type Store } from '../storage/database.js';
+import { findMembership, findTeam, isSetupPending } from '../team/teams.repository.js';
+import { managesTeam } from '../team/roles.js';
+import { isUniqueViolation } from '../storage/errors.js';
 import { hashPassword, verifyPassword } from '../team/passwords.js';
 import {
   findUser,
@@ -11,6 +13,7 @@ import {
   teamsOfUser,
   renameUser,
   replacePasswordHash,
+  setEmail,
   type TeamOfUser,
   type UserRecord,
 } from '../team/users.repository.js';
@@ -94,9 +97,14 @@ export async function openSession(
       role: team.role,
       teams,
       csrfToken: session.csrfToken,
+      setupRequired: await setupRequired(db, team.id, team.role),
     },
   };
 }
+
+/** Whether the web app must ask for the first start's set-up: only its team's owner does it (POST /auth/setup). */
+const setupRequired = async (db: Db, teamId: string, role: string | null): Promise<boolean> =>
+  role === 'owner' && (await isSetupPending(db, teamId));
 
 /** What the web app needs to know about its session. */
 export async function sessionInfo(store: Store, caller: Caller, csrfToken: string): Promise<SessionInfo> {
@@ -112,6 +120,7 @@ export async function sessionInfo(store: Store, caller: Caller, csrfToken: strin
     role: caller.role,
     teams,
     csrfToken,
+    setupRequired: await setupRequired(store.db, team.id, caller.role),
   };
 }
 
@@ -134,6 +143,24 @@ export async function updateProfile(store: Store, caller: Caller, name: string):
   await store.transaction((trx) => renameUser(trx, caller.userId, name));
 }
 
+/**
+ * The caller's user, if `password` is their current one; else 400. A wrong password is a failed
+ * guess like a wrong sign-in, from the same budgets.
+ */
+async function checkOwnPassword(
+  store: Store,
+  caller: Caller,
+  password: string,
+  reserveAttempt: ReservePasswordAttempt,
+): Promise<UserRecord & { passwordHash: string }> {
+  const user = await findUser(store.db, caller.userId);
+  const attempt = await reserveAttempt(`user:${caller.userId}`);
+  const current = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : undefined;
+  if (!user?.passwordHash || !current?.ok) throw invalidInput('The current password is wrong.');
+  await attempt.succeeded();
+  return { ...user, passwordHash: user.passwordHash };
+}
+
 /** Changes the password after checking the current one, and signs out every other session. */
 export async function changePassword(
   store: Store,
@@ -141,12 +168,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
   reserveAttempt: ReservePasswordAttempt,
 ): Promise<void> {
-  const user = await findUser(store.db, caller.userId);
-  // A wrong current password is a failed guess like a wrong sign-in, from the same budgets.
-  const attempt = await reserveAttempt(`user:${caller.userId}`);
-  const current = user?.passwordHash ? await verifyPassword(input.currentPassword, user.passwordHash) : undefined;
-  if (!user?.passwordHash || !current?.ok) throw invalidInput('The current password is wrong.');
-  await attempt.succeeded();
+  const user = await checkOwnPassword(store, caller, input.currentPassword, reserveAttempt);
   if (input.newPassword === input.currentPassword)
     throw invalidInput('The new password is the same as the current one.');
   const oldHash = user.passwordHash;
@@ -158,6 +180,55 @@ export async function changePassword(
     }
     await deleteOtherSessions(trx, caller.userId, caller.credential.id);
   });
+}
+
+const emailTaken = (email: string) => conflict(`${email} is already the email of another account.`);
+
+/**
+ * Runs `change` (a transaction) after which the user's email is `email`: it stores it in `trx`,
+ * 409 when another account has it. Two accounts claiming one email at once: PostgreSQL's unique
+ * index has the last word, and the loser gets the same 409.
+ */
+export async function claimingOwnEmail<T>(
+  email: string,
+  userId: string,
+  change: (store: (trx: Db) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  try {
+    return await change(async (trx) => {
+      const holder = await findUserByEmail(trx, email);
+      if (holder && holder.id !== userId) throw emailTaken(email);
+      await setEmail(trx, userId, email);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken(email);
+    throw error;
+  }
+}
+
+/**
+ * POST /auth/email: an owner or admin changes their own email (their sign-in), confirmed with
+ * their password as a password change is (a wrong one spends the sign-in budgets). A member asks
+ * the server's operator (`admin user set-email`). A taken email is a 409 saying so.
+ */
+export async function changeOwnEmail(
+  store: Store,
+  caller: Caller,
+  input: { email: string; currentPassword: string },
+  reserveAttempt: ReservePasswordAttempt,
+): Promise<void> {
+  const mayChange = () => {
+    if (!managesTeam(caller.role)) {
+      throw forbidden(
+        "Only the team's owners and admins can change their own email; the server's operator can change yours.",
+      );
+    }
+  };
+  mayChange();
+  const email = input.email.trim().toLowerCase();
+  await checkOwnPassword(store, caller, input.currentPassword, reserveAttempt);
+  // The role is checked again as read in the change's transaction (auth/caller-check.ts).
+  await claimingOwnEmail(email, caller.userId, (storeEmail) => withPrologue(store, mayChange).transaction(storeEmail));
 }
 
 /**

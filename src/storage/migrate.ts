@@ -17,6 +17,7 @@ import { taskActivityAndComments } from './migrations/0012_task_activity_and_com
 import { webhooks } from './migrations/0013_webhooks.js';
 import { invitations } from './migrations/0014_invitations.js';
 import { sharedLists } from './migrations/0015_shared_lists.js';
+import { teamSetup } from './migrations/0016_team_setup.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -36,6 +37,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0013_webhooks': webhooks(dialect),
     '0014_invitations': invitations(),
     '0015_shared_lists': sharedLists(),
+    '0016_team_setup': teamSetup(),
   };
 }
 

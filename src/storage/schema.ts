@@ -13,6 +13,8 @@ export interface TeamsTable {
   /** Last realtime event sequence number of this team (see events.seq). */
   event_counter: Generated<number>;
   created_at: string;
+  /** 1: made by the first start and not set up by its owner yet (migration 0016; POST /auth/setup). */
+  setup_pending: Generated<number>;
 }
 
 export interface UsersTable {

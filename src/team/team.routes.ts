@@ -1,7 +1,7 @@
-/** The caller and their team: GET /v1/me and GET /v1/users. */
+/** The caller and their team: GET /v1/me, GET /v1/users and PATCH /v1/team. */
 import { Type } from 'typebox';
 import { errorResponses } from '../contract/common.js';
-import { Identity, Member } from '../contract/team.js';
+import { Identity, Member, TeamRef, UpdateTeamBody } from '../contract/team.js';
 import type { App, AppDeps } from '../http/app-types.js';
 import * as service from './team.service.js';
 
@@ -17,6 +17,19 @@ export function teamRoutes(app: App, _deps: AppDeps): void {
       },
     },
     async (request) => service.identity(request.store, request.caller),
+  );
+
+  app.patch(
+    '/v1/team',
+    {
+      schema: {
+        summary: "Rename the team (owners and admins); every member's event stream gets team.updated",
+        tags: ['Identity'],
+        body: UpdateTeamBody,
+        response: { 200: TeamRef, ...errorResponses(400, 403) },
+      },
+    },
+    async (request) => service.renameTeamAs(request.store, request.caller, request.body.name),
   );
 
   app.get(

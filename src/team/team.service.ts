@@ -4,12 +4,14 @@
  * other folders (a new team, a password, the first start) are membership/accounts.service.ts's.
  */
 import type { Caller } from '../caller.js';
-import type { Identity, Member } from '../contract/team.js';
+import { MAX_TEAM_NAME_LENGTH, type Identity, type Member, type TeamRef } from '../contract/team.js';
 import { conflict, invalidInput, notFound } from '../http/errors.js';
 import { isUuid } from '../ids.js';
 import type { Store } from '../storage/database.js';
 import { isUniqueViolation } from '../storage/errors.js';
 import { hashPassword } from './passwords.js';
+import { asManager, requireManager } from './roles.js';
+import { recordTeamUpdated } from './team-events.js';
 import * as teams from './teams.repository.js';
 import * as users from './users.repository.js';
 
@@ -31,6 +33,37 @@ export async function identity(store: Store, caller: Caller): Promise<Identity> 
 /** GET /v1/users: every member of the caller's team, by name. */
 export function members(store: Store, caller: Caller): Promise<Member[]> {
   return teams.listMembers(store.db, caller.teamId);
+}
+
+/** 400 unless `name` is a team name (the API's schema says the same, contract/team.ts `TeamName`). */
+function checkTeamName(name: string): void {
+  if (!/\S/.test(name) || [...name].length > MAX_TEAM_NAME_LENGTH) {
+    throw invalidInput(
+      `name must be a string of 1 to ${MAX_TEAM_NAME_LENGTH} characters with at least one non-whitespace character.`,
+    );
+  }
+}
+
+/**
+ * Renames the team and tells every member (`team.updated`), in one transaction; the same name
+ * again changes nothing and sends nothing. The operator's (`admin org rename`): any team by id.
+ */
+export async function renameTeam(store: Store, teamId: string, name: string): Promise<TeamRef> {
+  checkTeamName(name);
+  return store.transaction(async (trx) => {
+    const team = isUuid(teamId) ? await teams.findTeam(trx, teamId) : undefined;
+    if (!team) throw notFound(`team ${teamId} not found`);
+    if (team.name === name) return team;
+    await teams.renameTeam(trx, team.id, name);
+    await recordTeamUpdated(trx, team.id);
+    return { id: team.id, name };
+  });
+}
+
+/** PATCH /v1/team: the caller's team, by its owners and admins. */
+export function renameTeamAs(store: Store, caller: Caller, name: string): Promise<TeamRef> {
+  requireManager(caller, 'the team');
+  return renameTeam(asManager(store, caller, 'the team'), caller.teamId, name);
 }
 
 /** A team by id, or undefined (any string is accepted: a malformed id matches nothing). */

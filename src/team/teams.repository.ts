@@ -12,13 +12,15 @@ export interface TeamRecord {
   name: string;
 }
 
-export async function insertTeam(db: Db, name: string): Promise<TeamRecord> {
+/** A new team; `setupPending`: the first start's, which its owner sets up at their first sign-in. */
+export async function insertTeam(db: Db, name: string, setupPending = false): Promise<TeamRecord> {
   const row: TeamRow = {
     id: randomUUID(),
     name,
     task_counter: 0,
     event_counter: 0,
     created_at: new Date().toISOString(),
+    setup_pending: setupPending ? 1 : 0,
   };
   await db.insertInto('teams').values(row).execute();
   return { id: row.id, name: row.name };
@@ -26,6 +28,30 @@ export async function insertTeam(db: Db, name: string): Promise<TeamRecord> {
 
 export async function findTeam(db: Db, teamId: string): Promise<TeamRecord | undefined> {
   return db.selectFrom('teams').select(['id', 'name']).where('id', '=', teamId).executeTakeFirst();
+}
+
+export async function renameTeam(db: Db, teamId: string, name: string): Promise<void> {
+  await db.updateTable('teams').set({ name }).where('id', '=', teamId).execute();
+}
+
+/** Whether the team still waits for its owner's set-up (the first start's team). */
+export async function isSetupPending(db: Db, teamId: string): Promise<boolean> {
+  const row = await db.selectFrom('teams').select('setup_pending').where('id', '=', teamId).executeTakeFirst();
+  return row?.setup_pending === 1;
+}
+
+/**
+ * Marks the team set up, if it still waited: true for exactly one of any number of set-ups sent
+ * at once (one conditional UPDATE, which also takes the team row's lock on PostgreSQL).
+ */
+export async function finishSetup(trx: Db, teamId: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('teams')
+    .set({ setup_pending: 0 })
+    .where('id', '=', teamId)
+    .where('setup_pending', '=', 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Every team, by name (then id). */
@@ -165,6 +191,17 @@ export async function upsertMember(db: Db, teamId: string, userId: string, role:
 /** The ids of every member of the team: the audience of the team's own events (statuses). */
 export async function memberIdsOf(db: Db, teamId: string): Promise<string[]> {
   const rows = await db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).execute();
+  return rows.map((row) => row.user_id);
+}
+
+/** The ids of the team's owners and admins: the audience of its invitations' events. */
+export async function managerIdsOf(db: Db, teamId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('team_members')
+    .select('user_id')
+    .where('team_id', '=', teamId)
+    .where('role', 'in', ['owner', 'admin'])
+    .execute();
   return rows.map((row) => row.user_id);
 }
 

@@ -30,6 +30,7 @@ const id = randomUUID();
 /** Every command but `org create`, with options that would do something on a real database. */
 const REFUSING: Record<string, string[]> = {
   'org list': [],
+  'org rename': ['--org', id, '--name', 'Renamed'],
   'member add': ['--org', id, '--user', id],
   'member remove': ['--org', id, '--user', id],
   'member list': ['--org', id],

@@ -1,7 +1,8 @@
 /**
  * The operator's side of issue 18: `admin invitation create|list|revoke`, the last owner kept by
  * `admin member add|remove`, and changes made with `tasklane admin` reaching a running server's
- * event streams (a status change as taskStatus.*, a removal ending the member's stream).
+ * event streams (a status change as taskStatus.*, a removal ending the member's stream); and
+ * issue 28's `admin org rename`, with the team's events the operator's changes send.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -12,7 +13,7 @@ import { expectError, expectStatus, TEST_STORE } from '../harness.js';
 import { TIMEOUT } from '../processes.js';
 import { openStream, show } from '../sse/stream.js';
 import { tokenOf } from '../team/support.js';
-import { adminOk, adminRefuses, serverOnTempDatabase } from './support.js';
+import { adminOk, adminRefuses, runAdmin, serverOnTempDatabase } from './support.js';
 
 const live = serverOnTempDatabase();
 const PUBLIC = { env: { PUBLIC_URL: 'https://tasks.example.com' } };
@@ -217,5 +218,61 @@ describe('admin changes reach running event streams', { timeout: 4 * TIMEOUT }, 
     // Counted from the commit (the command's end), not from its start: a process's start-up time on
     // a busy machine is no part of the rule.
     await stream.waitClosed(TEST_STORE === 'postgres' ? 2_000 : 7_000);
+  });
+});
+
+describe('admin org rename', { timeout: 4 * TIMEOUT }, () => {
+  test('renames the team and prints {"id", "name"}; GET /v1/me shows the new name', async () => {
+    const team = await createTestTeam(live.server, 'Before');
+    const { value } = await adminOk(live.db.url, ['org', 'rename', '--org', team.id, '--name', 'After the CLI']);
+    assert.deepEqual(value, { id: team.id, name: 'After the CLI' });
+    assert.equal(expectStatus(await team.owner.api.get('/v1/me'), 200).team.name, 'After the CLI');
+  });
+
+  test('an unknown team, a malformed id, or an empty or too long name is refused on stderr and changes nothing', async () => {
+    const team = await createTestTeam(live.server, 'Kept');
+    const missing = '00000000-0000-4000-8000-000000000042';
+    assert.match(await adminRefuses(live.db.url, ['org', 'rename', '--org', missing, '--name', 'X']), /not found/);
+    await adminRefuses(live.db.url, ['org', 'rename', '--org', 'nope', '--name', 'X']);
+    assert.match(await adminRefuses(live.db.url, ['org', 'rename', '--org', team.id, '--name', '  ']), /empty/);
+    assert.match(
+      await adminRefuses(live.db.url, ['org', 'rename', '--org', team.id, '--name', 'x'.repeat(201)]),
+      /1 to 200 characters/,
+    );
+    assert.equal(expectStatus(await team.owner.api.get('/v1/me'), 200).team.name, 'Kept');
+  });
+
+  test('is in admin help', async () => {
+    const { stdout } = await runAdmin(live.db.url, ['help']);
+    assert.match(stdout, /^ {2}org rename --org TEAM_ID --name NAME/m);
+  });
+
+  test("the rename, and member add and remove, reach the running server's streams as team.updated and member.*", async () => {
+    const team = await createTestTeam(live.server);
+    const member = await team.member();
+    const stream = await liveStream(live.server, member, 'member');
+    await adminOk(live.db.url, ['org', 'rename', '--org', team.id, '--name', 'Live from the CLI']);
+    const renamed = await stream.next(5_000);
+    assert.deepEqual([renamed.type, JSON.parse(renamed.data)], ['team.updated', { teamId: team.id }]);
+    const { value: user } = await adminOk(live.db.url, [
+      'user',
+      'create',
+      '--email',
+      `cli.${Date.now()}@example.test`,
+      '--name',
+      'Cal',
+    ]);
+    await adminOk(live.db.url, ['member', 'add', '--org', team.id, '--user', user.id]);
+    await adminOk(live.db.url, ['member', 'add', '--org', team.id, '--user', user.id, '--role', 'admin']);
+    await adminOk(live.db.url, ['member', 'remove', '--org', team.id, '--user', user.id]);
+    const events = [await stream.next(5_000), await stream.next(5_000), await stream.next(5_000)];
+    assert.deepEqual(
+      events.map((e) => [e.type, JSON.parse(e.data)]),
+      [
+        ['member.joined', { userId: user.id }],
+        ['member.updated', { userId: user.id }],
+        ['member.removed', { userId: user.id }],
+      ],
+    );
   });
 });

@@ -37,7 +37,8 @@ describe('web sessions', () => {
       const maxAge = attributes.find((a) => a.startsWith('max-age='));
       assert.ok(maxAge && Number(maxAge.slice('max-age='.length)) > 0, 'the cookie must outlive the browser tab');
 
-      assert.deepEqual(Object.keys(info).sort(), ['csrfToken', 'role', 'team', 'teams', 'user']);
+      assert.deepEqual(Object.keys(info).sort(), ['csrfToken', 'role', 'setupRequired', 'team', 'teams', 'user']);
+      assert.equal(info.setupRequired, false);
       assert.deepEqual(info.user, { id: team.owner.userId, name: team.owner.name, email: team.owner.email });
       assert.deepEqual(info.team, { id: team.id, name: team.name });
       assert.equal(info.role, 'owner');

@@ -222,7 +222,8 @@ describe('accepting: POST /auth/accept-invitation', () => {
       password: PASSWORD,
     });
     const info = expectStatus(response, 200);
-    assert.deepEqual(Object.keys(info).sort(), ['csrfToken', 'role', 'team', 'teams', 'user']);
+    assert.deepEqual(Object.keys(info).sort(), ['csrfToken', 'role', 'setupRequired', 'team', 'teams', 'user']);
+    assert.equal(info.setupRequired, false);
     assert.equal(info.user.email, email);
     assert.equal(info.user.name, 'Nora Newcomer');
     assert.deepEqual(info.team, { id: team.id, name: 'Welcoming' });

@@ -40,6 +40,16 @@ export const teamCommands: CommandGroup = {
         return { orgs: await team.listTeams(store) };
       },
     },
+    'org rename': {
+      summary: 'renames the team; every member\'s open app shows the new name at once → {"id", "name"}',
+      usage: '--org TEAM_ID --name NAME',
+      options: { org: { type: 'string' }, name: { type: 'string' } },
+      required: ['org', 'name'],
+      async run(store, o) {
+        const org = await requireTeam(store, uuidOption(o, 'org'));
+        return team.renameTeam(store, org.id, nonEmpty(text(o, 'name'), '--name'));
+      },
+    },
     'member add': {
       summary:
         "adds the user to the team (as a member unless --role says otherwise), or changes a member's role " +

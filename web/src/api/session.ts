@@ -1,10 +1,12 @@
 /** Sign-in and account endpoints of the web session (outside /v1). */
 import { get, patch, post } from './client';
 import type {
+  EmailChangeBody,
   PasswordChanged,
   PasswordChangeBody,
   ProfileBody,
   SessionInfo,
+  SetupBody,
   SignedOut,
   SignInBody,
   SwitchTeamBody,
@@ -21,3 +23,7 @@ export const updateProfile = (name: string) =>
   patch<SessionInfo>('/auth/profile', { name } satisfies Static<typeof ProfileBody>);
 export const changePassword = (currentPassword: string, newPassword: string) =>
   post<Static<typeof PasswordChanged>>('/auth/password', { currentPassword, newPassword } satisfies PasswordChangeBody);
+export const changeEmail = (email: string, currentPassword: string) =>
+  post<SessionInfo>('/auth/email', { email, currentPassword } satisfies EmailChangeBody);
+/** The first start's set-up, once, by its team's owner (SessionInfo.setupRequired). */
+export const setUpTeam = (body: SetupBody) => post<SessionInfo>('/auth/setup', body);

@@ -6,10 +6,14 @@ import type {
   MemberRemoved,
   StatusDeleted,
   TaskStatus,
+  TeamRef,
   UpdateMemberBody,
+  UpdateTeamBody,
   UpdateStatusBody,
 } from '@contract';
 import type { Role } from '@contract/enums';
+
+export const renameTeam = (name: string) => patch<TeamRef>('/v1/team', { name } satisfies UpdateTeamBody);
 
 export const fetchStatuses = () => get<TaskStatus[]>('/v1/task-statuses');
 export const createStatus = (body: CreateStatusBody) => post<TaskStatus>('/v1/task-statuses', body);

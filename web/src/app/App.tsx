@@ -1,12 +1,14 @@
 /**
  * The session gate: checks for a session, shows sign-in (and the team choice for people in
- * several teams), then the workspace of the chosen team. A 401 from any request brings the
+ * several teams), then the workspace of the chosen team, unless the first start's team waits for
+ * its owner's set-up (`setupRequired`), which comes first. A 401 from any request brings the
  * sign-in page back. An invitation link (`/join`) is answered before the gate, signed in or not.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { setCsrfToken, whenSessionEnds } from '../api/client';
 import * as sessions from '../api/session';
 import type { SessionInfo } from '@contract';
+import { SetupPage } from '../auth/SetupPage';
 import { SignIn } from '../auth/SignIn';
 import { lazy, useLazy } from '../lib/lazy';
 import { navigate, useLocation } from '../lib/router';
@@ -111,6 +113,9 @@ export function App() {
         />
       );
     case 'ready':
+      if (phase.session.setupRequired) {
+        return <SetupPage session={phase.session} onDone={(info) => enter(info)} onSignOut={() => void signOut()} />;
+      }
       return (
         <SessionContext.Provider value={api}>
           <NoticeProvider>

@@ -1,9 +1,10 @@
-/** Brand, team switcher, connection state, settings and sign-out. */
+/** Brand, the team (its name, or a switcher), connection state, who is signed in, settings and sign-out. */
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import { Link } from '../ui/Link';
 import { useNotify } from '../ui/notices';
 import { useConnectionState } from './live';
+import { useLiveSession } from './live-session';
 import { useSession } from './session-context';
 
 interface Props {
@@ -17,6 +18,8 @@ const CONNECTION_TEXT = { live: 'Live', connecting: 'Connecting…', offline: 'O
 export function TopBar({ drawerOpen, onToggleDrawer, onShowShortcuts }: Props) {
   const { session, switchTeam, signOut } = useSession();
   const connection = useConnectionState();
+  // A rename shows here at once, in every open app of the team.
+  useLiveSession();
   const notify = useNotify();
   const [switching, setSwitching] = useState(false);
 
@@ -71,7 +74,10 @@ export function TopBar({ drawerOpen, onToggleDrawer, onShowShortcuts }: Props) {
         <span class="connection-dot" aria-hidden="true" />
         {CONNECTION_TEXT[connection]}
       </span>
-      <span class="user-name">{session.user.name}</span>
+      {/* "Signed in as": a name such as the first start's "Owner" is not taken for a role. */}
+      <span class="user-name">
+        Signed in as <strong>{session.user.name}</strong>
+      </span>
       <button
         type="button"
         class="button-quiet shortcuts-button"

@@ -1,8 +1,8 @@
 /**
  * What every view of a team needs: the caller's lists (the sidebar), the workflow statuses and
  * the team's members. Lists follow list events live, statuses status events (so every picker and
- * filter shows a status added, renamed or deleted by anyone); everything is fetched again on
- * `sync.required`.
+ * filter shows a status added, renamed or deleted by anyone), members `member.*` (someone joined,
+ * changed role or left); everything is fetched again on `sync.required`.
  */
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useMemo } from 'preact/hooks';
@@ -43,7 +43,7 @@ export function TeamDataProvider({ children }: { children: ComponentChildren }) 
   useLiveEvent((event) => {
     if (event.type.startsWith('taskList.') || event.type === 'sync.required') lists.reloadSoon();
     if (event.type.startsWith('taskStatus.') || event.type === 'sync.required') statuses.reloadSoon();
-    if (event.type === 'sync.required') members.reloadSoon();
+    if (event.type.startsWith('member.') || event.type === 'sync.required') members.reloadSoon();
   });
 
   const value = useMemo<TeamData>(

@@ -5,15 +5,17 @@
  * "now", so its first `open` is announced as `sync.required`: whatever changed before (while
  * the page was loading or the stream was down) is fetched again.
  */
-import { CHANGE_EVENT_TYPES, SYNC_REQUIRED, type ChangeEventType } from '@contract/enums';
+import { STREAM_EVENT_TYPES, SYNC_REQUIRED, type StreamEventType } from '@contract/enums';
 
-export type LiveEventType = ChangeEventType | typeof SYNC_REQUIRED;
-const EVENT_TYPES: readonly LiveEventType[] = [...CHANGE_EVENT_TYPES, SYNC_REQUIRED];
+export type LiveEventType = StreamEventType | typeof SYNC_REQUIRED;
+const EVENT_TYPES: readonly LiveEventType[] = [...STREAM_EVENT_TYPES, SYNC_REQUIRED];
 
 export interface LiveEvent {
   type: LiveEventType;
   listId?: number;
   taskId?: number;
+  /** Of `member.*`: whose membership changed. */
+  userId?: string;
 }
 
 export type ConnectionState = 'connecting' | 'live' | 'offline';
@@ -87,11 +89,12 @@ export class LiveEvents {
 
 function parseEvent(type: LiveEventType, data: string): LiveEvent {
   try {
-    const body = JSON.parse(data) as { listId?: unknown; taskId?: unknown };
+    const body = JSON.parse(data) as { listId?: unknown; taskId?: unknown; userId?: unknown };
     return {
       type,
       listId: typeof body.listId === 'number' ? body.listId : undefined,
       taskId: typeof body.taskId === 'number' ? body.taskId : undefined,
+      userId: typeof body.userId === 'string' ? body.userId : undefined,
     };
   } catch {
     return { type };

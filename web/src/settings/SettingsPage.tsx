@@ -1,5 +1,6 @@
 /**
- * Settings: profile, password, API keys, webhooks, the team's members and its workflow statuses.
+ * Settings: profile, password, the team's name (owners and admins), API keys, webhooks, the team's
+ * members and its workflow statuses.
  * The last three come in chunks of their own, fetched when Settings opens, so the first load
  * stays small (the JS budget).
  */
@@ -9,6 +10,8 @@ import { ErrorNote } from '../ui/ErrorNote';
 import { ApiKeys } from './ApiKeys';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
+import { TeamSection } from './team/TeamSection';
+import { useSession } from '../app/session-context';
 
 const loadWebhooks = lazy(() => import('./webhooks/WebhooksSection').then((module) => module.WebhooksSection));
 const loadMembers = lazy(() => import('./team/MembersSection').then((module) => module.MembersSection));
@@ -16,6 +19,8 @@ const loadStatuses = lazy(() => import('./team/StatusesSection').then((module) =
 
 export function SettingsPage() {
   useDocumentTitle('Settings');
+  const { role } = useSession().session;
+  const manager = role === 'owner' || role === 'admin';
   return (
     <section class="page settings">
       <header class="page-header">
@@ -23,6 +28,7 @@ export function SettingsPage() {
       </header>
       <nav class="settings-nav" aria-label="Settings sections">
         <a href="#profile-heading">Profile</a>
+        {manager && <a href="#team-heading">Team</a>}
         <a href="#keys-heading">API keys</a>
         <a href="#webhooks-heading">Webhooks</a>
         <a href="#members-heading">Members</a>
@@ -31,6 +37,7 @@ export function SettingsPage() {
       <div class="settings-grid">
         <ProfileForm />
         <PasswordForm />
+        <TeamSection />
       </div>
       <ApiKeys />
       <LazySection loader={loadWebhooks} id="webhooks" title="Webhooks" />

@@ -8,6 +8,7 @@ import type { CreatedInvitation, Invitation } from '@contract';
 import type { Role } from '@contract/enums';
 import { messageOf } from '../../api/client';
 import { createInvitation, fetchInvitations, revokeInvitation } from '../../api/invitations';
+import { useLiveEvent } from '../../app/live';
 import { formatTimestamp } from '../../lib/dates';
 import { useAsync } from '../../lib/use-async';
 import { ConfirmButton } from '../../ui/ConfirmButton';
@@ -37,6 +38,10 @@ const forWhom = (invitation: Pick<Invitation, 'email'>) => invitation.email ?? '
 export function Invitations({ myRole, memberChanges, onRefused }: Props) {
   const pending = useAsync(fetchInvitations, [memberChanges]);
   useWhenVisibleAgain(pending.reload);
+  // Live: a link made, revoked or used (by anyone, from anywhere) joins or leaves the pending list.
+  useLiveEvent((event) => {
+    if (event.type.startsWith('invitation.') || event.type === 'sync.required') pending.reloadSoon();
+  });
   const notify = useNotify();
   const [created, setCreated] = useState<CreatedInvitation | null>(null);
 

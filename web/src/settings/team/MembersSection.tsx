@@ -34,7 +34,8 @@ export function MembersSection() {
   // Counts role changes and removals: each may revoke invitations, which that panel then reads again.
   const [memberChanges, setMemberChanges] = useState(0);
   useEffect(reloadMembers, []);
-  // People join and roles change without an event on the stream: look again when the page is back.
+  // Joins, role changes and removals arrive live (`member.*`, app/team-data.tsx); look again when
+  // the page is back too, for a name or email changed meanwhile (no event tells those).
   useWhenVisibleAgain(reloadMembers);
 
   /** Runs a change, says how it went, and reads the members again. */

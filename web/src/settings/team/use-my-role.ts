@@ -1,8 +1,8 @@
 /**
  * The caller's role in the team, for Settings → Members and Workflow statuses. The members list
- * is read again after every change there and when the page is shown again, so it knows the role
- * better than the session (read at sign-in). No event announces a role change: a `403` is how a
- * demoted admin learns of it, so `afterRefusal` reads both again and the controls go at once.
+ * is read again after every change there, on every `member.*` event and when the page is shown
+ * again, so it knows the role better than the session (read at sign-in). A `403` may still come
+ * first (the event is on its way), so `afterRefusal` reads both again and the controls go at once.
  */
 import type { Role } from '@contract/enums';
 import { ApiError } from '../../api/client';
