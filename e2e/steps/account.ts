@@ -92,7 +92,7 @@ export function accountSteps(run: WebappRun): void {
     const { ada } = run;
     await visible(sidebarLink(ada, 'Launch 2026'));
     await ada.getByLabel('Team', { exact: true }).selectOption({ label: 'Moon base' });
-    await visible(ada.getByText('No lists yet.'));
+    await visible(ada.getByText(/You are in no list yet/).first());
     assert.equal(await sidebarLink(ada, 'Launch 2026').count(), 0, 'Rocket’s lists stay in Rocket');
     await ada.getByLabel('Team', { exact: true }).selectOption({ label: 'Rocket' });
     await visible(sidebarLink(ada, 'Launch 2026'));

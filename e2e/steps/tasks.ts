@@ -57,6 +57,10 @@ export function tasksSteps(run: WebappRun): void {
     await sidebarOf(ada).getByRole('button', { name: '+ New list' }).click();
     const form = ada.getByRole('form', { name: 'New list' });
     await form.getByLabel('List name').fill('Launch');
+    // A first list is offered shared with the whole team; this story shares it with Ben by hand later.
+    const share = form.getByRole('checkbox', { name: /Share with the whole team/ });
+    assert.equal(await share.isChecked(), true, 'a first list is offered shared');
+    await share.uncheck();
     await form.getByRole('radio', { name: 'Blue' }).check();
     await form.getByRole('button', { name: 'Create list' }).click();
     await ada.waitForURL(/\/lists\/\d+$/);
@@ -78,7 +82,13 @@ export function tasksSteps(run: WebappRun): void {
     await visible(subtasks.getByRole('link', { name: 'Draft the outline' }));
 
     const { body: list } = await workspace.api(workspace.ada, 'GET', `/v1/lists/${launchListId}`);
-    assert.deepEqual(list, { id: launchListId, name: 'Launch', color: 'Blue', isArchived: false });
+    assert.deepEqual(list, {
+      id: launchListId,
+      name: 'Launch',
+      color: 'Blue',
+      isArchived: false,
+      sharedWithTeam: false,
+    });
     const parent = await taskByTitle(workspace, workspace.ada, 'Write the announcement');
     const child = await taskByTitle(workspace, workspace.ada, 'Draft the outline');
     assert.equal(child.parentId, parent.id);
