@@ -24,7 +24,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, setPriority, tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 function testFiles(dir) {
@@ -59,11 +59,11 @@ function run(command, args, { env = process.env, capture = false, lowPriority = 
 }
 
 /**
- * Server suites at a time: one more than this machine's cores, since a suite spends much of its
- * time waiting (on child processes, sockets, timers) and two of them alone left a 2-core machine
- * a quarter idle. TEST_CONCURRENCY overrides it.
+ * Server suites at a time (TEST_CONCURRENCY overrides it). Two on a 2-core machine: three took
+ * as long (433 s against 437 s for the same 104 suites, the suites are CPU-bound) and load the
+ * machine more.
  */
-const SERVER_CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? availableParallelism() + 1);
+const SERVER_CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? 2);
 
 /** How long each suite took when it last ran, by store and file (ms): dist/ is the build's own folder. */
 const DURATIONS = join('dist', 'test-durations.json');
