@@ -11,7 +11,8 @@
  *   contexts of its own), and their output is printed after the server suites'. A failed web
  *   build fails the run.
  * - Each pool starts its longest suites first (as long as they took last time, kept in
- *   dist/test-durations.json), so that no long suite starts last and runs alone at the end.
+ *   dist/test-durations.json; on a fresh clone the largest source first), so that no long suite
+ *   starts last and runs alone at the end.
  * - *.pg.test files need PostgreSQL and run only in its pass; browser tests run once, on SQLite.
  * - Without TEST_DATABASE_URL the PostgreSQL pass is skipped with a visible notice, unless
  *   REQUIRE_POSTGRES=1 (set by .ci/run), which turns that skip into a failure.
@@ -23,7 +24,7 @@
  * `npm test -- events/ sessions/`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -75,9 +76,16 @@ const durations = (() => {
   }
 })();
 
-/** The longest first; a suite with no time yet counts as long, so that it is measured early. */
+/**
+ * The longest first; a suite with no time yet counts as long, so that it is measured early. With
+ * no times at all (a fresh clone, as in CI), the largest source first: size predicts a suite's
+ * time only loosely, but far better than the alphabet, which can leave a long suite to run last.
+ */
 function longestFirst(store, files) {
-  const took = (file) => durations[`${store}:${file}`] ?? Infinity;
+  const timed = files.some((file) => durations[`${store}:${file}`] !== undefined);
+  const took = timed
+    ? (file) => durations[`${store}:${file}`] ?? Infinity
+    : (file) => statSync(file.replace(/^dist\//, '').replace(/\.js$/, '.ts')).size;
   return [...files].sort((a, b) => took(b) - took(a) || a.localeCompare(b));
 }
 
