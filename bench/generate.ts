@@ -122,12 +122,7 @@ function zipfSampler(n: number, random: () => number): () => number {
 
 async function insertChunked<
   T extends 'tasks' | 'task_assignees' | 'task_list_items' | 'task_activity' | 'task_comments',
->(
-  db: Db,
-  table: T,
-  rows: any[],
-  size: number,
-): Promise<void> {
+>(db: Db, table: T, rows: any[], size: number): Promise<void> {
   for (let i = 0; i < rows.length; i += size) {
     await db
       .insertInto(table)
@@ -357,7 +352,8 @@ export async function generateDataset(
           title_search: title.toLowerCase(),
           description:
             random() < 0.5 || rareAt(1 / 3)
-              ? `Notes for task ${number}: ${noun} details, owners and open questions. `.repeat(3).trim() + rareAt(1 / 3)
+              ? `Notes for task ${number}: ${noun} details, owners and open questions. `.repeat(3).trim() +
+                rareAt(1 / 3)
               : null,
           priority,
           due_date:

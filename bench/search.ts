@@ -57,7 +57,12 @@ async function dataset(engine: string, size: number): Promise<Dataset> {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
 async function main(): Promise<void> {
-  console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at start\n`);
+  console.log(
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at start\n`,
+  );
   console.log('| engine | tasks per team | query | hits | median ms | p95 ms | runs |');
   console.log('|---|---|---|---|---|---|---|');
   for (const engine of engines) {
@@ -68,7 +73,12 @@ async function main(): Promise<void> {
       if (engine === 'postgres') await sql`analyze`.execute(store.db);
       for (const query of QUERIES) {
         const userId = query.asMember ? d.teamA.memberIds[1]! : d.userId;
-        const caller: Caller = { userId, teamId: d.teamA.teamId, role: 'owner', credential: { kind: 'key', id: 'bench' } };
+        const caller: Caller = {
+          userId,
+          teamId: d.teamA.teamId,
+          role: 'owner',
+          credential: { kind: 'key', id: 'bench' },
+        };
         const ask = () => search(store, caller, { q: query.q, limit: String(query.limit) });
         let hits = 0;
         for (let i = 0; i < 5; i++) hits = (await ask()).items.length;
@@ -87,7 +97,12 @@ async function main(): Promise<void> {
       await store.close();
     }
   }
-  console.log(`\nLoad average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.`);
+  console.log(
+    `\nLoad average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at the end.`,
+  );
 }
 
 await main();

@@ -124,6 +124,48 @@ describe('GET /v1/search', () => {
     expectError(await owner.api.get(searchPath(' " * ')), 400, 'q must contain at least one letter or digit.');
   });
 
+  test('property: any q, FTS syntax and odd Unicode included, is a 200 or a 400 that says why', async () => {
+    const owner = (await createTestTeam(server)).owner;
+    await newTask(owner, { title: 'near "quoted" title OR and', description: 'Ünïcödé ß ǅ 漢字 🙂' });
+    const syntax = fc.constantFrom(
+      '"',
+      '*',
+      'NEAR(',
+      ')',
+      'AND',
+      'OR',
+      'NOT',
+      ':',
+      '^',
+      '-',
+      '+',
+      '{',
+      '}',
+      "'",
+      '&',
+      '|',
+      '!',
+      '<->',
+      ':*',
+      '\\',
+    );
+    const piece = fc.oneof(
+      syntax,
+      fc.string({ unit: 'grapheme', maxLength: 6 }),
+      fc.constantFrom('near', 'title', 'ü', ' '),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 12 }), async (pieces) => {
+        const q = pieces.join('').slice(0, 200);
+        const response = await owner.api.get(searchPath(q));
+        if (response.status === 200) return;
+        assert.equal(response.status, 400, `q=${JSON.stringify(q)}: ${response.text}`);
+        assert.deepEqual(Object.keys(response.body), ['error']);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 100) },
+    );
+  });
+
   test('q, limit and cursor out of bounds are a 400 that says why', async () => {
     const owner = (await createTestTeam(server)).owner;
     expectError(await owner.api.get('/v1/search'), 400, 'q is required.');
