@@ -18,7 +18,7 @@ import { findHits, type SearchPosition } from './search.repository.js';
 /** A word: a run of letters, digits and combining marks; everything else separates words. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 /** A last word shorter than this is matched whole: as a prefix it would match most of the index. */
-const MIN_PREFIX = 2;
+const MIN_PREFIX = 3;
 
 /** The words of `q`, or a 400 that says why there are none to search for. */
 export function parseWords(q: string): SearchWords {
