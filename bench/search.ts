@@ -55,23 +55,34 @@ async function dataset(engine: string, size: number): Promise<Dataset> {
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+/**
+ * Each query runs at every size in turn, ROUNDS times over, so a shared machine's load falls on
+ * every size alike; wall time per search, and this process's CPU time per search (user + system),
+ * which a busy machine disturbs less.
+ */
+const ROUNDS = 10;
 
 async function main(): Promise<void> {
-  console.log(
-    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')} at start\n`,
-  );
-  console.log('| engine | tasks per team | query | hits | median ms | p95 ms | runs |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, load average ${loadAverage()} at start\n`);
+  console.log('| engine | tasks per team | query | hits | median ms | p95 ms | CPU ms / search | runs |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const engine of engines) {
+    const teams = [];
     for (const size of sizes) {
       const d = await dataset(engine, size);
       const store = openStore(d.databaseUrl);
       await migrateToLatest(store);
       if (engine === 'postgres') await sql`analyze`.execute(store.db);
-      for (const query of QUERIES) {
+      teams.push({ size, d, store });
+    }
+    for (const query of QUERIES) {
+      const results = teams.map(({ size, d, store }) => {
         const userId = query.asMember ? d.teamA.memberIds[1]! : d.userId;
         const caller: Caller = {
           userId,
@@ -80,29 +91,33 @@ async function main(): Promise<void> {
           credential: { kind: 'key', id: 'bench' },
         };
         const ask = () => search(store, caller, { q: query.q, limit: String(query.limit) });
-        let hits = 0;
-        for (let i = 0; i < 5; i++) hits = (await ask()).items.length;
-        const times: number[] = [];
-        const end = performance.now() + seconds * 1000;
-        while (performance.now() < end || times.length < 20) {
-          const start = performance.now();
-          await ask();
-          times.push(performance.now() - start);
+        return { size, ask, hits: 0, times: [] as number[], cpuMs: 0 };
+      });
+      for (const r of results) for (let i = 0; i < 5; i++) r.hits = (await r.ask()).items.length;
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const r of results) {
+          const end = performance.now() + (seconds * 1000) / ROUNDS;
+          const cpu = process.cpuUsage();
+          do {
+            const start = performance.now();
+            await r.ask();
+            r.times.push(performance.now() - start);
+          } while (performance.now() < end);
+          const used = process.cpuUsage(cpu);
+          r.cpuMs += (used.user + used.system) / 1000;
         }
-        times.sort((a, b) => a - b);
+      }
+      for (const r of results) {
+        const sorted = [...r.times].sort((a, b) => a - b);
         console.log(
-          `| ${engine} | ${size.toLocaleString('en-US')} | ${query.name} | ${hits} | ${percentile(times, 0.5).toFixed(2)} | ${percentile(times, 0.95).toFixed(2)} | ${times.length} |`,
+          `| ${engine} | ${r.size.toLocaleString('en-US')} | ${query.name} | ${r.hits} | ${percentile(sorted, 0.5).toFixed(2)} | ` +
+            `${percentile(sorted, 0.95).toFixed(2)} | ${(r.cpuMs / sorted.length).toFixed(2)} | ${sorted.length} |`,
         );
       }
-      await store.close();
     }
+    for (const { store } of teams) await store.close();
   }
-  console.log(
-    `\nLoad average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')} at the end.`,
-  );
+  console.log(`\nLoad average ${loadAverage()} at the end.`);
 }
 
 await main();
