@@ -16,6 +16,13 @@ const palette = (page: Page) => page.getByRole('dialog', { name: 'Search and go 
 const field = (page: Page) => palette(page).getByRole('combobox', { name: 'Search tasks, lists and settings' });
 const option = (page: Page, name: string | RegExp) => palette(page).getByRole('option', { name });
 
+/** Ctrl+K, and the palette's field has the focus: what is typed next goes there. */
+async function openPalette(page: Page): Promise<void> {
+  await page.keyboard.press('Control+k');
+  await visible(field(page));
+  await page.waitForFunction(() => (globalThis as any).document.activeElement?.getAttribute('role') === 'combobox');
+}
+
 describeInBrowser('The command palette: search tasks and go to lists and settings, by keyboard', () => {
   const run = { watch: { foreignRequests: [], errors: [], cspReports: [] } } as unknown as WebappRun;
   let ada: Page;
@@ -57,7 +64,7 @@ describeInBrowser('The command palette: search tasks and go to lists and setting
     // Titles before comments; the matched word is marked as text, and markup in tasks stays text.
     const options = await palette(ada).getByRole('option').allTextContents();
     assert.match(options[0]!, /^#2 Order oxygen tanks/);
-    assert.match(options[1]!, /^#1 Fuel the rocket.*Comment.*The oxygen delivery is late/);
+    assert.match(options[1]!, /^#1 Fuel the rocket comment The oxygen delivery is late$/);
     assert.equal(
       await option(ada, /Fuel the rocket/)
         .locator('mark')
@@ -74,7 +81,7 @@ describeInBrowser('The command palette: search tasks and go to lists and setting
   });
 
   it('names of lists and Settings are places to go; Escape closes the palette', async () => {
-    await ada.keyboard.press('Control+k');
+    await openPalette(ada);
     await ada.keyboard.type('launch');
     await visible(option(ada, 'Launch plans'));
     await visible(palette(ada).getByText('No task matches “launch”.'));
@@ -82,14 +89,13 @@ describeInBrowser('The command palette: search tasks and go to lists and setting
     await ada.keyboard.press('Enter');
     await ada.waitForURL(`**/lists/${listId}`);
 
-    await ada.keyboard.press('Control+k');
+    await openPalette(ada);
     await ada.keyboard.type('settings');
     await visible(option(ada, 'Settings'));
     await ada.keyboard.press('Enter');
     await ada.waitForURL('**/settings');
 
-    await ada.keyboard.press('Control+k');
-    await visible(field(ada));
+    await openPalette(ada);
     await ada.keyboard.press('Escape');
     await gone(palette(ada));
   });
@@ -109,7 +115,7 @@ describeInBrowser('The command palette: search tasks and go to lists and setting
     await ben.route('**/v1/search?*', (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"Try again shortly."}' }),
     );
-    await ben.keyboard.press('Control+k');
+    await openPalette(ben);
     await ben.keyboard.type('oxygen');
     await visible(palette(ben).getByText(/Search failed: .*Try again shortly/));
     await ben.unroute('**/v1/search?*');

@@ -94,7 +94,8 @@ export function CommandPalette({ initial, onClose }: { initial: string; onClose:
   return (
     <Dialog title="Search and go to" onClose={onClose}>
       <input
-        type="search"
+        // Not type=search: there Escape first clears the text, and here it closes the palette.
+        type="text"
         role="combobox"
         list={undefined}
         class="palette-field"
@@ -122,8 +123,7 @@ export function CommandPalette({ initial, onClose }: { initial: string; onClose:
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => go(choice.href)}
           >
-            {choice.label}
-            <span class="palette-detail">{choice.detail}</span>
+            {choice.label} <span class="palette-detail">{choice.detail}</span>
           </div>
         ))}
       </div>
