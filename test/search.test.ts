@@ -93,6 +93,10 @@ describe('GET /v1/search', () => {
     assert.deepEqual(await ids(`bravo ${word.toUpperCase()}`), [both]);
     assert.deepEqual(await ids(`${word} brav`), [both, longer]);
     assert.deepEqual(await ids(`brav ${word}`), [], 'only the last word is a prefix');
+    assert.deepEqual(await ids(`${word} brav `), [], 'a last word followed by a space is whole');
+    assert.deepEqual(await ids(`${word} "brav"`), [], 'so is a quoted one');
+    assert.deepEqual(await ids(`${word} bravo "`), [both]);
+    assert.deepEqual(await ids(`${word} br`), [], 'a last word of 2 characters is whole');
     assert.deepEqual(await ids(word.slice(2)), [], 'a prefix is the start of a word, not its middle');
     assert.equal((await ids(word.slice(0, -2))).length, 3, 'a shorter start of the word finds all three');
   });

@@ -25,7 +25,7 @@ export const SearchQuery = Type.Object(
       description:
         `The words to find (at most ${MAX_SEARCH_WORDS}): a word is a run of letters and digits, anything else ` +
         'separates words and is never syntax. Every word must match; the last also matches as the start of a ' +
-        'word when it has 3 characters or more.',
+        'word when it has 3 characters or more and ends q (not followed by a space or a quote).',
     }),
     limit: Type.Optional(
       Type.String({

@@ -25,7 +25,11 @@ export function parseWords(q: string): SearchWords {
   const words = q.match(WORD) ?? [];
   if (words.length === 0) throw invalidInput('q must contain at least one letter or digit.');
   if (words.length > MAX_SEARCH_WORDS) throw invalidInput(`q must hold at most ${MAX_SEARCH_WORDS} words.`);
-  return { words, prefix: [...words.at(-1)!].length >= MIN_PREFIX };
+  // A last word that q ends with may still be being typed; one followed by a space or a quote
+  // (`invoice `, `"invoice"`) is whole. A whole word reads only as far as a page, where a prefix
+  // reads every match of its words (BENCHMARKS.md, "Issue 29: search").
+  const prefix = [...words.at(-1)!].length >= MIN_PREFIX && /[\p{L}\p{N}\p{M}]$/u.test(q);
+  return { words, prefix };
 }
 
 const positionOf = (cursor: string): SearchPosition => {

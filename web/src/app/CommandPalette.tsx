@@ -50,7 +50,8 @@ export function CommandPalette({ initial, onClose }: { initial: string; onClose:
   const [active, setActive] = useState(0);
   const { lists } = useTeamData();
   const q = text.trim();
-  const found = useSearch(q);
+  // Untrimmed: a space after the last word makes it whole (docs/api.md, "Search").
+  const found = useSearch(text);
   const id = useId();
 
   const places = [
@@ -82,8 +83,7 @@ export function CommandPalette({ initial, onClose }: { initial: string; onClose:
     event.preventDefault();
   };
 
-  const searching = hasWords(q);
-  const status = !searching
+  const status = !hasWords(q)
     ? 'Type words to search tasks, or the name of a list.'
     : found.error
       ? `Search failed: ${found.error}`
