@@ -8,8 +8,8 @@
  *   nice node --import tsx bench/search.ts
  *
  * Environment: SEARCH_SIZES (tasks per team, default 10000,100000,1000000), SEARCH_ENGINES
- * (sqlite,postgres; default sqlite), SEARCH_DIR (where SQLite datasets are kept and reused, with
- * their metadata; default /tmp/tasklane-search-bench), BENCH_PG_URL (as bench/http.ts),
+ * (sqlite,postgres; default sqlite), SEARCH_DIR (where datasets' metadata, and SQLite's files, are kept
+ * for reuse; a PostgreSQL dataset stays in its database; default /tmp/tasklane-search-bench), BENCH_PG_URL (as bench/http.ts),
  * SEARCH_SECONDS (per query, default 3).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -43,15 +43,15 @@ const QUERIES: { name: string; q: string; limit: number; asMember?: boolean }[] 
 ];
 
 async function dataset(engine: string, size: number): Promise<Dataset> {
-  if (engine === 'postgres') {
-    const database = await createPostgresDatabase(pgServer, `search_bench_${size}_${Date.now()}`);
-    return generateDataset(database.url, size);
-  }
   mkdirSync(dir, { recursive: true });
-  const meta = join(dir, `${size}.json`);
+  const meta = join(dir, `${engine}-${size}.json`);
   if (existsSync(meta)) return JSON.parse(readFileSync(meta, 'utf8')) as Dataset;
-  const made = await generateDataset(`sqlite:${join(dir, `${size}.db`)}`, size, (done) => {
-    if (done % 200_000 === 0) console.error(`search bench: ${size}: ${done} tasks`);
+  const url =
+    engine === 'postgres'
+      ? (await createPostgresDatabase(pgServer, `search_bench_${size}_${Date.now()}`)).url
+      : `sqlite:${join(dir, `${size}.db`)}`;
+  const made = await generateDataset(url, size, (done) => {
+    if (done % 200_000 === 0) console.error(`search bench: ${engine} ${size}: ${done} tasks`);
   });
   writeFileSync(meta, JSON.stringify(made));
   return made;
