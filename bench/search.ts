@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     const teams = [];
     for (const size of sizes) {
       const d = await dataset(engine, size);
-      const store = openStore(d.databaseUrl);
+      const store = openStore(d.databaseUrl, { statementTimeoutMs: 600_000 });
       await migrateToLatest(store);
       if (engine === 'postgres') await sql`analyze`.execute(store.db);
       teams.push({ size, d, store });
