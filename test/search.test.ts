@@ -121,7 +121,8 @@ describe('GET /v1/search', () => {
         `q=${q}`,
       );
     }
-    for (const q of ['"', '*', 'NEAR(', '(', ')', '^', ':', '&|!', 'AND', 'NOT', "'", '\\', '{title}']) {
+    const oddWords = ['\u0301', '\u0301\u0301x', '٣', 'ǅ', '𝟘', 'ⅷ', '²', '\u200d', 'ﬁ', 'İ', '\u00a0x\u00a0'];
+    for (const q of ['"', '*', 'NEAR(', '(', ')', '^', ':', '&|!', 'AND', 'NOT', "'", '\\', '{title}', ...oddWords]) {
       const response = await owner.api.get(searchPath(q));
       if (response.status !== 200) expectError(response, 400, 'q must contain at least one letter or digit.');
     }
