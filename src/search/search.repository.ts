@@ -8,6 +8,7 @@
 import { sql } from 'kysely';
 import type { Caller } from '../caller.js';
 import { SEARCH_FIELDS, type SearchField } from '../contract/search.js';
+import { probedPerRow } from '../storage/dialect.js';
 import { fieldMatches, type SearchWords } from '../storage/full-text.js';
 import type { Db } from '../storage/schema.js';
 import { canAccess } from '../tasks/access.js';
@@ -42,7 +43,7 @@ export async function findHits(
     const matches = fieldMatches(db, field, search);
     let query = matches.query
       .where('t.team_id', '=', caller.teamId)
-      .where((eb: any) => canAccess(eb, caller.userId))
+      .where((eb: any) => canAccess(eb, caller.userId, (subquery) => probedPerRow(db, subquery)))
       .select([sql.ref<number>(matches.order).as('id'), 't.id as task_id', 't.number', 't.title'])
       .select(matches.snippet.as('snippet'))
       .orderBy(sql.ref(matches.order), 'desc')

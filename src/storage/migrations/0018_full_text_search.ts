@@ -26,6 +26,13 @@ export function fullTextSearch(dialect: DialectName): Migration {
           using gin (to_tsvector('simple', coalesce(description, '')))`.execute(db);
         await sql`create index task_comments_body_tsv_idx on task_comments
           using gin (to_tsvector('simple', body))`.execute(db);
+        // The planner picks between walking newest first (good for a common word) and reading the
+        // index's matches (good for a rare one) by how common it thinks each word is: with the
+        // default 100-entry statistics every word outside the most common is thought common
+        // enough to walk for, and a rare word's walk read every task of the team (BENCHMARKS.md).
+        for (const index of ['tasks_title_tsv_idx', 'tasks_description_tsv_idx', 'task_comments_body_tsv_idx']) {
+          await sql`alter index ${sql.ref(index)} alter column 1 set statistics 1000`.execute(db);
+        }
         return;
       }
       // columnsize=0: no per-row token counts, which only ranking by bm25 (unused) needs.
