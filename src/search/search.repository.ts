@@ -40,13 +40,13 @@ export async function findHits(
   const fields = SEARCH_FIELDS.slice(after ? SEARCH_FIELDS.indexOf(after.field) : 0);
   for (const field of fields) {
     if (hits.length === count) break;
-    const matches = await fieldMatches(db, field, search);
+    const matches = fieldMatches(db, field, search);
     let query = matches.query
       .where('t.team_id', '=', caller.teamId)
       .where((eb: any) => canAccess(eb, caller.userId, (subquery) => probedPerRow(db, subquery)))
       .select([sql.ref<number>(matches.order).as('id'), 't.id as task_id', 't.number', 't.title'])
       .select(matches.snippet.as('snippet'))
-      .orderBy(matches.orderKey, 'desc')
+      .orderBy(sql.ref(matches.order), 'desc')
       .limit(count - hits.length);
     if (after?.field === field) query = query.where(sql.ref(matches.order), '<', after.id);
     const rows = await query.execute();

@@ -35,20 +35,12 @@ export interface SearchWords {
 export interface FieldMatches {
   query: SelectQueryBuilder<any, any, any>;
   order: string;
-  /** What to ORDER BY (descending): `order`, or an expression of it that no index can serve. */
-  orderKey: RawBuilder<unknown>;
   snippet: RawBuilder<string>;
 }
 
-export async function fieldMatches(db: Kysely<any>, field: SearchField, search: SearchWords): Promise<FieldMatches> {
+export function fieldMatches(db: Kysely<any>, field: SearchField, search: SearchWords): FieldMatches {
   return isPostgres(db) ? postgresMatches(db, field, search) : sqliteMatches(db, field, search);
 }
-
-/**
- * Below this many matches in the whole index, PostgreSQL reads the matches and sorts them; from
- * it on, it walks newest first and stops at the page.
- */
-const FEW_MATCHES = 2_000;
 
 /**
  * FTS5: each word one quoted string ("" doubles a quote, though words hold none), the last
@@ -70,7 +62,6 @@ function sqliteMatches(db: Kysely<any>, field: SearchField, { words, prefix }: S
         .whereRef('t.id', '=', 'c.task_id')
         .where(sql<boolean>`d.task_comments_fts match ${terms}`),
       order: 'd.rowid',
-      orderKey: sql.ref('d.rowid'),
       snippet: sql<string>`snippet(d.task_comments_fts, 0, ${marks}, '…', ${SNIPPET_WORDS})`,
     };
   }
@@ -81,7 +72,6 @@ function sqliteMatches(db: Kysely<any>, field: SearchField, { words, prefix }: S
       .whereRef('t.id', '=', 'd.rowid')
       .where(sql<boolean>`d.tasks_fts match ${`${field} : (${terms})`}`),
     order: 'd.rowid',
-    orderKey: sql.ref('d.rowid'),
     snippet:
       field === 'title'
         ? sql<string>`highlight(d.tasks_fts, 0, ${marks})`
@@ -93,18 +83,8 @@ function sqliteMatches(db: Kysely<any>, field: SearchField, { words, prefix }: S
  * tsquery: each word one quoted lexeme ('' doubles a quote, though words hold none), ANDed, the
  * last with `:*` as a prefix. The expressions are the indexes' own (migration 0018), so the
  * planner can use them.
- *
- * The planner chooses between walking newest first (tasks' or comments' id order, testing each
- * row) and reading the GIN index's matches, by how common it thinks the words are; for a rare
- * word it walked every task of a 1M-task team (BENCHMARKS.md, "Issue 29: search"). So one
- * statement first counts the matches, up to FEW_MATCHES, from the index; when there are fewer,
- * the order is made one no index serves (`id + 0`), and it reads those matches and sorts them.
  */
-async function postgresMatches(
-  db: Kysely<any>,
-  field: SearchField,
-  { words, prefix }: SearchWords,
-): Promise<FieldMatches> {
+function postgresMatches(db: Kysely<any>, field: SearchField, { words, prefix }: SearchWords): FieldMatches {
   const text = words
     .map((word, i) => `'${word.replace(/'/g, "''")}'${prefix && i === words.length - 1 ? ':*' : ''}`)
     .join(' & ');
@@ -113,28 +93,20 @@ async function postgresMatches(
   const headline = (column: string, options: string) =>
     sql<string>`ts_headline('simple', ${sql.ref(column)}, ${query}, ${`${options}, ${marks}`})`;
   const fragment = `MaxWords=${SNIPPET_WORDS}, MinWords=${SNIPPET_WORDS / 2}`;
-  const [table, order, indexed] =
-    field === 'comment'
-      ? (['task_comments as c', 'c.id', sql`c.body`] as const)
-      : (['tasks as t', 't.id', field === 'title' ? sql`t.title` : sql`coalesce(t.description, '')`] as const);
-  const matching = sql<boolean>`to_tsvector('simple', ${indexed}) @@ ${query}`;
-  const { n } = await db
-    .selectFrom(db.selectFrom(table).select(sql.lit(1).as('one')).where(matching).limit(FEW_MATCHES).as('m'))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const orderKey = Number(n) < FEW_MATCHES ? sql`${sql.ref(order)} + 0` : sql.ref(order);
   if (field === 'comment') {
     return {
-      query: db.selectFrom('task_comments as c').innerJoin('tasks as t', 't.id', 'c.task_id').where(matching),
-      order,
-      orderKey,
+      query: db
+        .selectFrom('task_comments as c')
+        .innerJoin('tasks as t', 't.id', 'c.task_id')
+        .where(sql<boolean>`to_tsvector('simple', c.body) @@ ${query}`),
+      order: 'c.id',
       snippet: headline('c.body', fragment),
     };
   }
+  const indexed = field === 'title' ? sql`t.title` : sql`coalesce(t.description, '')`;
   return {
-    query: db.selectFrom('tasks as t').where(matching),
-    order,
-    orderKey,
+    query: db.selectFrom('tasks as t').where(sql<boolean>`to_tsvector('simple', ${indexed}) @@ ${query}`),
+    order: 't.id',
     snippet: field === 'title' ? headline('t.title', 'HighlightAll=true') : headline('t.description', fragment),
   };
 }
