@@ -35,6 +35,7 @@ const LAYERS = [
   ['tasks'],
   ['activity'],
   ['comments'],
+  ['search'], // reads tasks and their comments, under the task-access rule
   ['invitations'],
   ['webhooks'],
   ['membership'], // the use cases that reach across resources

@@ -20,7 +20,10 @@
  *   (each noun in about 10% of titles); RARE_TITLES of them also end in RARE_WORD;
  * - activity (issue 16): every task has its `task.created` entry; one task in BUSY_EVERY of team A
  *   has BUSY_ENTRIES in all (changes of fields, assignees, lists and status, and comments), and
- *   team A's first task has LONG_ENTRIES, for the timeline scenarios.
+ *   team A's first task has LONG_ENTRIES, for the timeline scenarios;
+ * - comments (issue 29): one task in COMMENT_EVERY has a comment naming its noun, and RARE_TITLES
+ *   other tasks of each team hold RARE_WORD in their description, RARE_TITLES more in a comment,
+ *   so a search for it finds 3 × RARE_TITLES hits per team at any size.
  * A seeded PRNG makes the same size give the same data.
  */
 import { sql, type Insertable } from 'kysely';
@@ -40,6 +43,9 @@ const TASK_ROWS_PER_INSERT = 1_000; // 14 columns: 14,000 parameters (SQLite all
 const LINK_ROWS_PER_INSERT = 5_000;
 const TASKS_PER_TRANSACTION = 50_000;
 const ACTIVITY_ROWS_PER_INSERT = 2_000; // 6 columns: 12,000 parameters
+const COMMENT_ROWS_PER_INSERT = 2_000; // 6 columns: 12,000 parameters
+/** One task in COMMENT_EVERY has a comment. */
+export const COMMENT_EVERY = 4;
 
 /** One task in BUSY_EVERY of team A has a history of BUSY_ENTRIES entries, more than a page of 50. */
 export const BUSY_EVERY = 100;
@@ -93,7 +99,7 @@ export interface Dataset {
   searchMatches: number;
   /** Team A's tasks with BUSY_ENTRIES entries, and the one with LONG_ENTRIES (with its first and last entry ids). */
   timeline: { busyTaskIds: number[]; longTask: { id: number; firstEntryId: number; lastEntryId: number } };
-  rows: { tasks: number; assignees: number; listItems: number; activity: number };
+  rows: { tasks: number; assignees: number; listItems: number; activity: number; comments: number };
   seconds: number;
 }
 
@@ -114,12 +120,9 @@ function zipfSampler(n: number, random: () => number): () => number {
   };
 }
 
-async function insertChunked<T extends 'tasks' | 'task_assignees' | 'task_list_items' | 'task_activity'>(
-  db: Db,
-  table: T,
-  rows: any[],
-  size: number,
-): Promise<void> {
+async function insertChunked<
+  T extends 'tasks' | 'task_assignees' | 'task_list_items' | 'task_activity' | 'task_comments',
+>(db: Db, table: T, rows: any[], size: number): Promise<void> {
   for (let i = 0; i < rows.length; i += size) {
     await db
       .insertInto(table)
@@ -300,7 +303,8 @@ export async function generateDataset(
     const openMediumPerList = new Map<number, number>();
     const searcher = teamA.memberIds[1]!;
     let searchMatches = 0;
-    const rows = { tasks: 0, assignees: 0, listItems: 0, activity: 0 };
+    const rows = { tasks: 0, assignees: 0, listItems: 0, activity: 0, comments: 0 };
+    let commentId = 0;
     let activityId = 0;
     const nextActivityId = () => ++activityId;
     const busyTaskIds: number[] = [];
@@ -317,6 +321,7 @@ export async function generateDataset(
       const assignees: { task_id: number; user_id: string }[] = [];
       const listItems: Insertable<TaskListItemsTable>[] = [];
       const activity: ActivityRow[] = [];
+      const comments: any[] = [];
       for (let id = first; id <= last; id++) {
         const t = (id - 1) % 2; // odd ids team A, even ids team B
         const team = teams[t]!;
@@ -329,7 +334,11 @@ export async function generateDataset(
             : team.statuses.inProgress;
         const priority = priorities[Math.floor(random() * priorities.length)]!;
         const noun = NOUNS[Math.floor(random() * NOUNS.length)]!;
-        const rare = number % Math.floor(tasksPerTeam / RARE_TITLES) === 0 ? ` ${RARE_WORD}` : '';
+        // Where RARE_WORD goes in this task, if anywhere: every (tasksPerTeam / RARE_TITLES)th task's
+        // title, and two other tasks in each such stretch a description and a comment.
+        const stretch = Math.floor(tasksPerTeam / RARE_TITLES);
+        const rareAt = (offset: number) => (number % stretch === Math.floor(stretch * offset) ? ` ${RARE_WORD}` : '');
+        const rare = rareAt(0);
         const title = `${VERBS[Math.floor(random() * VERBS.length)]} ${ADJECTIVES[Math.floor(random() * ADJECTIVES.length)]} ${noun} ${number}${rare}`;
         const createdAt = new Date(yearStart + Math.floor((yearMs * id) / total)).toISOString();
         // A subtask's parent: an earlier task of the same team, among its last 1,000.
@@ -342,8 +351,9 @@ export async function generateDataset(
           title,
           title_search: title.toLowerCase(),
           description:
-            random() < 0.5
-              ? `Notes for task ${number}: ${noun} details, owners and open questions. `.repeat(3).trim()
+            random() < 0.5 || rareAt(1 / 3)
+              ? `Notes for task ${number}: ${noun} details, owners and open questions. `.repeat(3).trim() +
+                rareAt(1 / 3)
               : null,
           priority,
           due_date:
@@ -357,6 +367,16 @@ export async function generateDataset(
           updated_at: createdAt,
         });
         const createdBy = tasks.at(-1).created_by;
+        if (number % COMMENT_EVERY === 0 || rareAt(2 / 3)) {
+          comments.push({
+            id: ++commentId,
+            task_id: id,
+            author_id: createdBy,
+            body: `Looked at the ${noun} for task ${number}; waiting on review.${rareAt(2 / 3)}`,
+            created_at: createdAt,
+            updated_at: createdAt,
+          });
+        }
         activity.push({
           id: nextActivityId(),
           task_id: id,
@@ -397,7 +417,9 @@ export async function generateDataset(
         await insertChunked(trx, 'task_assignees', assignees, LINK_ROWS_PER_INSERT);
         await insertChunked(trx, 'task_list_items', listItems, LINK_ROWS_PER_INSERT);
         await insertChunked(trx, 'task_activity', activity, ACTIVITY_ROWS_PER_INSERT);
+        await insertChunked(trx, 'task_comments', comments, COMMENT_ROWS_PER_INSERT);
       });
+      rows.comments += comments.length;
       rows.activity += activity.length;
       rows.tasks += tasks.length;
       rows.assignees += assignees.length;
@@ -416,6 +438,7 @@ export async function generateDataset(
           ['tasks', total],
           ['task_lists', 2 * LISTS],
           ['task_activity', activityId],
+          ['task_comments', commentId],
         ]),
       );
     });

@@ -45,6 +45,7 @@ import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { DeliveryWorker } from './webhooks/delivery/worker.js';
 import { activityRoutes } from './activity/activity.routes.js';
 import { commentsRoutes } from './comments/comments.routes.js';
+import { searchRoutes } from './search/search.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -82,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     tasksRoutes,
     activityRoutes,
     commentsRoutes,
+    searchRoutes,
     keysRoutes,
     eventsRoutes(hub, streamLimits),
     webhooksRoutes,

@@ -69,6 +69,15 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
       "derived: filled by the target's triggers",
     ]),
   ),
+  // Migration 0018, SQLite: the full-text indexes of tasks and comments, derived the same way.
+  ...Object.fromEntries(
+    ['tasks_fts', 'task_comments_fts'].flatMap((table) =>
+      ['', '_data', '_idx', '_config'].map((suffix) => [
+        `${table}${suffix}`,
+        "derived: filled by the target's triggers",
+      ]),
+    ),
+  ),
 };
 
 /** Rows read and written per statement: memory stays flat however large the tables. */

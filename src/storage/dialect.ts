@@ -30,6 +30,16 @@ export function withSerialId<T extends string>(
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
+/**
+ * A correlated EXISTS that must be probed row by row: PostgreSQL may plan `… OR EXISTS (…)` as a
+ * hashed subplan, which reads the whole inner table once (every list item of every team) to
+ * spare per-row probes that a walk stopping at its limit would mostly never make. OFFSET 0 is a
+ * fence its planner does not look through. SQLite always probes per row.
+ */
+export function probedPerRow<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
+  return isPostgres(db) ? (query.offset(0) as Q) : query;
+}
+
 /** A list of values bound as one parameter: JSON text on SQLite, an array on PostgreSQL. */
 export type ListParam = string | readonly (number | string)[];
 

@@ -3,38 +3,50 @@
  * are assigned to it, or are a member of a non-archived list it is attached to.
  * Used as the guard of single-task operations and, per row, in GET /v1/tasks.
  */
-import { sql, type ExpressionBuilder, type ExpressionWrapper, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type ExpressionWrapper, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { prepared } from '../storage/prepared.js';
 import type { Db, Tables } from '../storage/schema.js';
 
 type TaskTables = Tables & { t: Tables['tasks'] };
 type TaskScope = ExpressionBuilder<TaskTables, 't'>;
 
-/** WHERE clause: task `t` is accessible to the user (a few index probes per task). */
-export function canAccess(eb: TaskScope, userId: string): ExpressionWrapper<TaskTables, 't', SqlBool> {
+/**
+ * WHERE clause: task `t` is accessible to the user (a few index probes per task). `subquery`
+ * may wrap each EXISTS's query: search passes storage's `probedPerRow`, so that its walks, which
+ * stop at a page, are never planned as a read of every list item.
+ */
+export function canAccess(
+  eb: TaskScope,
+  userId: string,
+  subquery: <Q extends SelectQueryBuilder<any, any, any>>(query: Q) => Q = (query) => query,
+): ExpressionWrapper<TaskTables, 't', SqlBool> {
   return eb.or([
     eb('t.created_by', '=', userId),
     eb.exists(
-      eb
-        .selectFrom('task_assignees as a')
-        .select(sql.lit(1).as('one'))
-        .whereRef('a.task_id', '=', 't.id')
-        .where('a.user_id', '=', userId),
+      subquery(
+        eb
+          .selectFrom('task_assignees as a')
+          .select(sql.lit(1).as('one'))
+          .whereRef('a.task_id', '=', 't.id')
+          .where('a.user_id', '=', userId),
+      ),
     ),
     // From the task's one or two list items to their lists and the user's membership of each:
     // CROSS JOIN pins that order on SQLite, which could otherwise start from the user's
     // memberships (hundreds) for every task checked. PostgreSQL plans it as an inner join.
     eb.exists(
-      eb
-        .selectFrom('task_list_items as i')
-        .crossJoin('task_lists as l')
-        .crossJoin('list_members as m')
-        .select(sql.lit(1).as('one'))
-        .whereRef('i.task_id', '=', 't.id')
-        .whereRef('l.id', '=', 'i.list_id')
-        .where('l.is_archived', '=', 0)
-        .whereRef('m.list_id', '=', 'i.list_id')
-        .where('m.user_id', '=', userId),
+      subquery(
+        eb
+          .selectFrom('task_list_items as i')
+          .crossJoin('task_lists as l')
+          .crossJoin('list_members as m')
+          .select(sql.lit(1).as('one'))
+          .whereRef('i.task_id', '=', 't.id')
+          .whereRef('l.id', '=', 'i.list_id')
+          .where('l.is_archived', '=', 0)
+          .whereRef('m.list_id', '=', 'i.list_id')
+          .where('m.user_id', '=', userId),
+      ),
     ),
   ]);
 }

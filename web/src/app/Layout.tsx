@@ -11,7 +11,8 @@ import { TaskDetailPage } from '../detail/TaskDetailPage';
 import { SettingsPage } from '../settings/SettingsPage';
 import { Sidebar } from '../sidebar/Sidebar';
 import { Link } from '../ui/Link';
-import { onShortcutKey, ShortcutsHelp } from './shortcuts';
+import { CommandPalette } from './CommandPalette';
+import { isPaletteKey, onShortcutKey, ShortcutsHelp } from './shortcuts';
 import { TopBar } from './TopBar';
 
 export function Layout() {
@@ -19,6 +20,8 @@ export function Layout() {
   const route = routeOf(path);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  /** The palette's first text while it is open (what was typed in the top bar), else null. */
+  const [palette, setPalette] = useState<string | null>(null);
   const main = useRef<HTMLElement>(null);
   const firstPage = useRef(true);
 
@@ -33,7 +36,12 @@ export function Layout() {
   }, [path]);
 
   useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => onShortcutKey(event, () => setHelpOpen(true));
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (isPaletteKey(event)) {
+        event.preventDefault();
+        setPalette((open) => open ?? '');
+      } else onShortcutKey(event, () => setHelpOpen(true));
+    };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
   }, []);
@@ -56,6 +64,7 @@ export function Layout() {
         drawerOpen={drawerOpen}
         onToggleDrawer={() => setDrawerOpen(!drawerOpen)}
         onShowShortcuts={() => setHelpOpen(true)}
+        onSearch={setPalette}
       />
       <Sidebar id="sidebar" route={route} />
       {drawerOpen && <div class="scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
@@ -63,6 +72,7 @@ export function Layout() {
         <Page route={route} />
       </main>
       {helpOpen && <ShortcutsHelp onClose={() => setHelpOpen(false)} />}
+      {palette !== null && <CommandPalette initial={palette} onClose={() => setPalette(null)} />}
     </div>
   );
 }

@@ -1,4 +1,7 @@
-/** Brand, the team (its name, or a switcher), connection state, who is signed in, settings and sign-out. */
+/**
+ * Brand, the team (its name, or a switcher), the search box, connection state, who is signed
+ * in, settings and sign-out. Typing in the search box opens the command palette with the text.
+ */
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import { Link } from '../ui/Link';
@@ -11,11 +14,12 @@ interface Props {
   drawerOpen: boolean;
   onToggleDrawer: () => void;
   onShowShortcuts: () => void;
+  onSearch: (text: string) => void;
 }
 
 const CONNECTION_TEXT = { live: 'Live', connecting: 'Connecting…', offline: 'Offline' } as const;
 
-export function TopBar({ drawerOpen, onToggleDrawer, onShowShortcuts }: Props) {
+export function TopBar({ drawerOpen, onToggleDrawer, onShowShortcuts, onSearch }: Props) {
   const { session, switchTeam, signOut } = useSession();
   const connection = useConnectionState();
   // A rename shows here at once, in every open app of the team.
@@ -70,6 +74,18 @@ export function TopBar({ drawerOpen, onToggleDrawer, onShowShortcuts }: Props) {
         <span class="team-name">{session.team.name}</span>
       )}
       <span class="spacer" />
+      <input
+        type="search"
+        class="topbar-search"
+        placeholder="Search…"
+        aria-label="Search tasks, lists and settings (Ctrl+K)"
+        aria-keyshortcuts="Control+K Meta+K"
+        onInput={(event) => {
+          onSearch(event.currentTarget.value);
+          event.currentTarget.value = '';
+        }}
+        onKeyDown={(event) => event.key === 'Enter' && onSearch('')}
+      />
       <span class={`connection connection-${connection}`} title="Updates from your team arrive live">
         <span class="connection-dot" aria-hidden="true" />
         {CONNECTION_TEXT[connection]}

@@ -20,6 +20,7 @@ export const SHORTCUT_GROUPS: Array<{ title: string; shortcuts: Shortcut[] }> = 
     title: 'Anywhere',
     shortcuts: [
       { keys: ['?'], what: 'Show these shortcuts' },
+      { keys: ['Ctrl+K', '⌘K'], what: 'Search tasks, or go to a list or Settings' },
       { keys: ['/'], what: 'Search task titles' },
       { keys: ['N'], what: 'New task' },
       { keys: ['B'], what: 'Show a list or My tasks as a board, or as a list again' },
@@ -53,6 +54,17 @@ function isTyping(target: EventTarget | null): boolean {
     return true;
   return (
     target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type)
+  );
+}
+
+/** Ctrl+K (⌘K on a Mac): the command palette, even while one types, unless another dialog is open. */
+export function isPaletteKey(event: KeyboardEvent): boolean {
+  return (
+    (event.ctrlKey || event.metaKey) &&
+    !event.altKey &&
+    !event.shiftKey &&
+    event.key.toLowerCase() === 'k' &&
+    !document.querySelector('dialog[open]')
   );
 }
 

@@ -1,0 +1,112 @@
+/**
+ * Full-text search (migration 0018) as GET /v1/search sees it: one field's matches as a walk,
+ * newest first, with a snippet. SQLite matches with FTS5, PostgreSQL with tsvector and GIN; both
+ * fold case, keep diacritics and do not stem, so both stores find the same words.
+ *
+ * User input never reaches either engine's query syntax as syntax: the service hands over only
+ * words (runs of letters, digits and marks), and each is quoted here as one term.
+ */
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import {
+  SNIPPET_MARK_END as MARK_END,
+  SNIPPET_MARK_START as MARK_START,
+  type SearchField,
+} from '../contract/search.js';
+import { isPostgres } from './dialect.js';
+
+/** Words of a snippet of a description or a comment, around its matches. */
+const SNIPPET_WORDS = 16;
+
+/**
+ * The searched words: every one must match (AND); the last also as a prefix when `prefix`.
+ * Each is a run of letters, digits and marks, which the caller guarantees.
+ */
+export interface SearchWords {
+  words: readonly string[];
+  prefix: boolean;
+}
+
+/**
+ * A field's matches: `query` reads the matching rows with the task as `t` (and, for comments,
+ * the comment as `c`), to be ordered by `order` descending (newest first); `id` is the row's
+ * position in that order (task id, or comment id), `snippet` the field's text with each match
+ * marked. Filters on the team and access are the caller's.
+ */
+export interface FieldMatches {
+  query: SelectQueryBuilder<any, any, any>;
+  order: string;
+  snippet: RawBuilder<string>;
+}
+
+export function fieldMatches(db: Kysely<any>, field: SearchField, search: SearchWords): FieldMatches {
+  return isPostgres(db) ? postgresMatches(db, field, search) : sqliteMatches(db, field, search);
+}
+
+/**
+ * FTS5: each word one quoted string ("" doubles a quote, though words hold none), the last
+ * followed by `*` as a prefix; a column filter for a task's field.
+ */
+function sqliteMatches(db: Kysely<any>, field: SearchField, { words, prefix }: SearchWords): FieldMatches {
+  const terms = words
+    .map((word, i) => `"${word.replace(/"/g, '""')}"${prefix && i === words.length - 1 ? '*' : ''}`)
+    .join(' ');
+  const marks = sql`${MARK_START}, ${MARK_END}`;
+  if (field === 'comment') {
+    return {
+      // CROSS JOIN pins the walk to start from the index, newest comment first, and stop at the limit.
+      query: db
+        .selectFrom('task_comments_fts as d')
+        .crossJoin('task_comments as c')
+        .crossJoin('tasks as t')
+        .whereRef('c.id', '=', 'd.rowid')
+        .whereRef('t.id', '=', 'c.task_id')
+        .where(sql<boolean>`d.task_comments_fts match ${terms}`),
+      order: 'd.rowid',
+      snippet: sql<string>`snippet(d.task_comments_fts, 0, ${marks}, '…', ${SNIPPET_WORDS})`,
+    };
+  }
+  return {
+    query: db
+      .selectFrom('tasks_fts as d')
+      .crossJoin('tasks as t')
+      .whereRef('t.id', '=', 'd.rowid')
+      .where(sql<boolean>`d.tasks_fts match ${`${field} : (${terms})`}`),
+    order: 'd.rowid',
+    snippet:
+      field === 'title'
+        ? sql<string>`highlight(d.tasks_fts, 0, ${marks})`
+        : sql<string>`snippet(d.tasks_fts, 1, ${marks}, '…', ${SNIPPET_WORDS})`,
+  };
+}
+
+/**
+ * tsquery: each word one quoted lexeme ('' doubles a quote, though words hold none), ANDed, the
+ * last with `:*` as a prefix. The expressions are the indexes' own (migration 0018), so the
+ * planner can use them.
+ */
+function postgresMatches(db: Kysely<any>, field: SearchField, { words, prefix }: SearchWords): FieldMatches {
+  const text = words
+    .map((word, i) => `'${word.replace(/'/g, "''")}'${prefix && i === words.length - 1 ? ':*' : ''}`)
+    .join(' & ');
+  const query = sql`to_tsquery('simple', ${text})`;
+  const marks = `StartSel=${MARK_START}, StopSel=${MARK_END}`;
+  const headline = (column: string, options: string) =>
+    sql<string>`ts_headline('simple', ${sql.ref(column)}, ${query}, ${`${options}, ${marks}`})`;
+  const fragment = `MaxWords=${SNIPPET_WORDS}, MinWords=${SNIPPET_WORDS / 2}`;
+  if (field === 'comment') {
+    return {
+      query: db
+        .selectFrom('task_comments as c')
+        .innerJoin('tasks as t', 't.id', 'c.task_id')
+        .where(sql<boolean>`to_tsvector('simple', c.body) @@ ${query}`),
+      order: 'c.id',
+      snippet: headline('c.body', fragment),
+    };
+  }
+  const indexed = field === 'title' ? sql`t.title` : sql`coalesce(t.description, '')`;
+  return {
+    query: db.selectFrom('tasks as t').where(sql<boolean>`to_tsvector('simple', ${indexed}) @@ ${query}`),
+    order: 't.id',
+    snippet: field === 'title' ? headline('t.title', 'HighlightAll=true') : headline('t.description', fragment),
+  };
+}
