@@ -70,7 +70,9 @@ export const ActivityChanges = Type.Object(
     taskLists: Type.Optional(
       Change(Type.Array(ListRef, { description: 'Attached lists the reader is a member of; others are left out.' })),
     ),
-    labels: Type.Optional(Change(Type.Array(LabelRef, { description: 'The labels as they were named then, by name.' }))),
+    labels: Type.Optional(
+      Change(Type.Array(LabelRef, { description: 'The labels as they were named then, by name.' })),
+    ),
     commentId: Type.Optional(Change(NullableNumber)),
   },
   {

@@ -16,7 +16,12 @@ export function labels(dialect: DialectName): Migration {
         .addColumn('color', 'text', (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('labels_team_name_unique').on('labels').columns(['team_id', 'name_key']).unique().execute();
+      await db.schema
+        .createIndex('labels_team_name_unique')
+        .on('labels')
+        .columns(['team_id', 'name_key'])
+        .unique()
+        .execute();
 
       await db.schema
         .createTable('task_labels')
