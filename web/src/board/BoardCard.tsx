@@ -7,8 +7,7 @@
 import type { TaskSummary } from '@contract';
 import { formatDueDate, isOverdue } from '../lib/dates';
 import { countOf } from '../lib/plural';
-import { Avatars, PRIORITY_LABELS, quote } from '../tasks/fields';
-import { LabelChips, labelsOf } from '../tasks/label-chips';
+import { Avatars, LabelChips, labelsOf, PRIORITY_LABELS, quote } from '../tasks/fields';
 import { Link } from '../ui/Link';
 
 interface Props {

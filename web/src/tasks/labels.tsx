@@ -9,8 +9,7 @@ import { useTeamData } from '../app/team-data';
 import { useSession } from '../app/session-context';
 import { useNotify } from '../ui/notices';
 import { Popover } from '../ui/Popover';
-import { EmptyValue, quote, valueButtonClass, type FieldProps } from './fields';
-import { LabelChips, labelsOf } from './label-chips';
+import { EmptyValue, LabelChips, labelsOf, quote, valueButtonClass, type FieldProps } from './fields';
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 

@@ -10,7 +10,7 @@ import { messageOf } from '../../api/client';
 import { createLabel, deleteLabel, updateLabel } from '../../api/team';
 import { useTeamData } from '../../app/team-data';
 import { countOf } from '../../lib/plural';
-import { LabelChips } from '../../tasks/label-chips';
+import { ColorDot } from '../../ui/ColorPicker';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useNotify } from '../../ui/notices';
@@ -51,7 +51,14 @@ export function LabelsSection() {
         <ul class="status-rows label-rows" aria-label="Labels">
           {labels.map((label) => (
             <li key={label.id} class="status-row" aria-label={`Label ${label.name}`}>
-              {manager ? <LabelEditor label={label} onUpdate={update} /> : <LabelChips labels={[label]} />}
+              {manager ? (
+                <LabelEditor label={label} onUpdate={update} />
+              ) : (
+                <span class="label-chip">
+                  <ColorDot color={label.color} />
+                  {label.name}
+                </span>
+              )}
               {manager && (
                 <ConfirmButton
                   label="Delete"
