@@ -19,8 +19,8 @@ export interface TeamData {
   /** In order; empty while loading (a team always has its default status). */
   statuses: TaskStatus[];
   statusesError: string | null;
-  /** By name; empty while loading. */
-  labels: Label[];
+  /** By name; undefined while loading. */
+  labels: Label[] | undefined;
   labelsError: string | null;
   /** Empty while loading (the caller is always one). */
   members: Member[];
@@ -58,7 +58,7 @@ export function TeamDataProvider({ children }: { children: ComponentChildren }) 
       listsError: lists.error,
       statuses: statuses.data ?? [],
       statusesError: statuses.error,
-      labels: labels.data ?? [],
+      labels: labels.data,
       labelsError: labels.error,
       members: members.data ?? [],
       membersError: members.error,

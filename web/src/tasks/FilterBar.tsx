@@ -18,7 +18,7 @@ interface Props {
 }
 
 export function FilterBar({ filters, onChange, showAssignee }: Props) {
-  const { statuses, members, labels } = useTeamData();
+  const { statuses, members, labels = [] } = useTeamData();
   const set = (change: Partial<TaskFilters>) => onChange({ ...filters, ...change });
   const [folded, setFolded] = useState(true);
   const formId = useId();

@@ -35,7 +35,7 @@ export function LabelPicker({ task, onChange, compact, align }: FieldProps & { a
 }
 
 function LabelChoices({ task, selected, onChange }: Pick<FieldProps, 'task' | 'onChange'> & { selected: number[] }) {
-  const { labels, reloadLabels } = useTeamData();
+  const { labels = [], reloadLabels } = useTeamData();
   // As signed in: a role changed since is refused by the server, and said so.
   const { role } = useSession().session;
   const manager = role === 'owner' || role === 'admin';

@@ -15,7 +15,7 @@ export function useTaskEditing(tasks: Async<TaskSummary[]>): EditTask {
   const notify = useNotify();
   return useCallback(
     async (task: TaskSummary, change: UpdateTaskBody) => {
-      const reference = { statuses, members, labels, lists: lists ?? [] };
+      const reference = { statuses, members, labels: labels ?? [], lists: lists ?? [] };
       const release = tasks.hold();
       tasks.mutate((all) => all.map((t) => (t.id === task.id ? applyChange(t, change, reference) : t)));
       try {

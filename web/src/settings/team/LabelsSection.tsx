@@ -18,6 +18,7 @@ import { useMyRole } from './use-my-role';
 
 export function LabelsSection() {
   const { labels, labelsError, reloadLabels } = useTeamData();
+  const loading = labels === undefined && !labelsError;
   const { manager, afterRefusal } = useMyRole();
   const notify = useNotify();
 
@@ -46,11 +47,12 @@ export function LabelsSection() {
         {!manager && ' Only the team’s owners and admins can change them.'}
       </p>
       <ErrorNote message={labelsError} />
-      {labels.length === 0 && !labelsError && <p class="muted">No labels yet.</p>}
-      {labels.length > 0 && (
-        <ul class="status-rows label-rows" aria-label="Labels">
+      {loading && <p class="muted">Loading the labels…</p>}
+      {labels?.length === 0 && <p class="muted">No labels yet.{manager && ' Add the first one below.'}</p>}
+      {labels && labels.length > 0 && (
+        <ul class="label-rows" aria-label="Labels">
           {labels.map((label) => (
-            <li key={label.id} class="status-row" aria-label={`Label ${label.name}`}>
+            <li key={label.id} class="label-row" aria-label={`Label ${label.name}`}>
               {manager ? (
                 <LabelEditor label={label} onUpdate={update} />
               ) : (
