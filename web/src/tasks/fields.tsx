@@ -198,13 +198,17 @@ export function ListPicker({ task, onChange, compact, align, viewListId }: ListP
 /** A task's labels; a row or card has them because views ask for them (`include=labels`, task-filters.ts). */
 export const labelsOf = (task: TaskSummary): Label[] => (task as LabelledTaskSummary).labels ?? [];
 
+/** The names, space-separated: as a button's text, part of its name ("Labels of “…”: Bug Urgent"). */
+export const labelNames = (labels: Label[]) => labels.map((label) => label.name).join(' ');
+
 export function LabelChips({ labels }: { labels: Label[] }) {
   return (
     <span class="label-chips">
-      {labels.map((label) => (
+      {labels.map((label, index) => (
         <span key={label.id} class="label-chip">
           <ColorDot color={label.color} />
           {label.name}
+          {index < labels.length - 1 && ' '}
         </span>
       ))}
     </span>

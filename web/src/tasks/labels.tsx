@@ -9,13 +9,13 @@ import { useTeamData } from '../app/team-data';
 import { useSession } from '../app/session-context';
 import { useNotify } from '../ui/notices';
 import { Popover } from '../ui/Popover';
-import { EmptyValue, LabelChips, labelsOf, quote, valueButtonClass, type FieldProps } from './fields';
+import { EmptyValue, LabelChips, labelNames, labelsOf, quote, valueButtonClass, type FieldProps } from './fields';
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 export function LabelPicker({ task, onChange, compact, align }: FieldProps & { align?: 'start' | 'end' }) {
   const labels = labelsOf(task);
-  const names = labels.map((label) => label.name).join(', ');
+  const names = labelNames(labels);
   return (
     <Popover
       label={`Labels of ${quote(task)}: ${names || 'none'}`}
