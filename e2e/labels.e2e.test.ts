@@ -99,7 +99,7 @@ describeInBrowser('labels in a real browser', () => {
     await ada.goto(`/lists/${launchId}`);
     await visible(row(ada, 'Old crash').locator('.label-chip', { hasText: 'Bug' }));
     await row(ada, 'Fix the login').hover();
-    await ada.getByRole('button', { name: 'Labels of “Fix the login”: none' }).click();
+    await ada.getByRole('button', { name: 'Labels of “Fix the login”: No labels' }).click();
     await ada.getByRole('checkbox', { name: 'Bug' }).check();
     await eventually(async () => assert.deepEqual(await labelNames('Fix the login'), ['Bug']));
     const find = ada.getByLabel('Find or create a label');

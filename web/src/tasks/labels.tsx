@@ -18,7 +18,7 @@ export function LabelPicker({ task, onChange, compact, align }: FieldProps & { a
   const names = labelNames(labels);
   return (
     <Popover
-      label={`Labels of ${quote(task)}: ${names || 'none'}`}
+      label={`Labels of ${quote(task)}: ${names || 'No labels'}`}
       button={
         labels.length ? (
           <LabelChips labels={labels} />
