@@ -305,6 +305,28 @@ describe(`a task's labels (${TEST_STORE})`, () => {
   });
 });
 
+describe(`labels under concurrency (${TEST_STORE})`, () => {
+  test('a label deleted while a PATCH gives it to a task: no 5xx, and the task never keeps a deleted label', async () => {
+    for (let round = 0; round < 8; round++) {
+      const team = await createTestTeam(server);
+      const label = await createLabel(team.owner, 'Racing');
+      // Every other round the task carries the label already, so the deletion holds the task too.
+      const task = expectStatus(
+        await team.owner.api.post('/v1/tasks', { title: 'Raced', labelIds: round % 2 ? [label.id] : [] }),
+        201,
+      );
+      const answers = await together(server.url, [
+        { method: 'PATCH', path: `/v1/tasks/${task.id}`, key: team.owner.key, body: { labelIds: [label.id] } },
+        { method: 'DELETE', path: `/v1/labels/${label.id}`, key: team.owner.key },
+      ]);
+      const context = `round ${round}: ${answers.map((a) => `${a.status} ${a.text}`).join(' | ')}`;
+      assert.ok([200, 400].includes(answers[0]!.status), context);
+      assert.equal(answers[1]!.status, 200, context);
+      assert.deepEqual((await detailOf(team.owner, task.id)).labels, [], context);
+    }
+  });
+});
+
 describe(`label events (${TEST_STORE})`, () => {
   test('every member hears label.created, .updated and .deleted with {"labelId"}', async () => {
     const team = await createTestTeam(server);

@@ -69,17 +69,21 @@ export async function replaceTaskLabels(db: Db, taskId: number, labelIds: readon
 }
 
 /**
- * Fixes the set of tasks carrying the label until the transaction ends: the label is locked
- * against task writers' `keep` (no task takes it on), and its tasks against every other writer.
+ * Fixes the set of tasks carrying the label until the transaction ends: its tasks are locked
+ * against every other writer, and the label against task writers' `keep` (no task takes it on).
+ * Tasks first: a task writer locks its task, then keeps the labels it gives, so taking the label
+ * first could wait on a writer that waits on it (a deadlock). Tasks that took the label on
+ * between the two locks (their writers have committed) are locked after.
  * Returns their ids, in order.
  */
 export async function holdTasksOf(trx: Db, labelId: number): Promise<number[]> {
-  await lockRows(trx, trx.selectFrom('labels').select('id').where('id', '=', labelId), 'delete');
   const tasks = trx
     .selectFrom('tasks')
     .select('id')
     .where('id', 'in', trx.selectFrom('task_labels').select('task_id').where('label_id', '=', labelId))
     .orderBy('id');
+  await lockRows(trx, tasks, 'change');
+  await lockRows(trx, trx.selectFrom('labels').select('id').where('id', '=', labelId), 'delete');
   await lockRows(trx, tasks, 'change');
   return (await tasks.execute()).map((row) => row.id);
 }
