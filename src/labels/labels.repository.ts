@@ -18,6 +18,9 @@ export function byLabelName(a: Label, b: Label): number {
   return byCodePoint(nameKey(a.name), nameKey(b.name)) || a.id - b.id;
 }
 
+/** Labels as a task's activity records them: id and name as they are at the change. */
+export const asNamed = (labels: readonly Label[]) => labels.map(({ id, name }) => ({ id, name }));
+
 const rowToLabel = (row: Pick<LabelRow, 'id' | 'name' | 'color'>): Label => ({
   id: row.id,
   name: row.name,

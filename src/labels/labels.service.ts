@@ -104,9 +104,6 @@ export function updateLabelAs(store: Store, caller: Caller, rawId: string, body:
   });
 }
 
-/** A task's labels as its activity records them: as named now. */
-const asNamed = (list: readonly Label[]) => list.map(({ id, name }) => ({ id, name }));
-
 /**
  * DELETE /v1/labels/{labelId}: takes the label off its tasks in the same transaction; each gets
  * its activity entry and `task.updated` event, by the caller.
@@ -134,7 +131,7 @@ export function deleteLabelAs(store: Store, caller: Caller, rawId: string): Prom
           taskId,
           actorId: caller.userId,
           kind: 'task.updated',
-          changes: { labels: { from: asNamed(from), to: asNamed(from.filter((l) => l.id !== labelId)) } },
+          changes: { labels: { from: labels.asNamed(from), to: labels.asNamed(from.filter((l) => l.id !== labelId)) } },
         },
       });
     }

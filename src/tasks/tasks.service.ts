@@ -24,7 +24,7 @@ import { forbidden, invalidInput, notFound } from '../http/errors.js';
 import { toId } from '../ids.js';
 import { usableLists } from '../lists/lists.repository.js';
 import { MAX_LABELS_PER_TASK } from '../contract/labels.js';
-import { byLabelName, keptLabels, type Label } from '../labels/labels.repository.js';
+import { asNamed, byLabelName, keptLabels, type Label } from '../labels/labels.repository.js';
 import { addTaskLabels, labelsOf, replaceTaskLabels } from '../labels/task-labels.repository.js';
 import { findDefaultStatus, findStatus, type TaskStatus } from '../statuses/statuses.repository.js';
 import type { Store } from '../storage/database.js';
@@ -163,9 +163,6 @@ async function checkLabels(trx: Db, caller: Caller, labelIds: number[]): Promise
   if (unknown.length > 1) throw invalidInput(`labelIds: ${someOf(unknown)} are not labels of this team.`);
   return labelIds.map((id) => known.get(id)!);
 }
-
-/** Labels as an activity entry records them: as named at the change. */
-const asNamed = (labels: readonly Label[]) => labels.map(({ id, name }) => ({ id, name }));
 
 /** The parent must exist until the new task commits: its lock makes a concurrent delete wait (or come first). */
 async function checkParent(trx: Db, caller: Caller, parentId: number): Promise<ParentRow> {
