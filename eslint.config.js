@@ -32,6 +32,7 @@ const LAYERS = [
   ['keys'],
   ['lists'],
   ['statuses'],
+  ['labels'], // team-wide, like statuses; tasks carry them
   ['tasks'],
   ['activity'],
   ['comments'],
@@ -46,6 +47,8 @@ const LAYERS = [
 const UPWARD_EXCEPTIONS = new Map([
   // A deleted status moves its tasks, and their events go to each task's readers: the task-access rule.
   ['statuses/statuses.service.ts -> tasks/access.ts', true],
+  // A deleted label comes off its tasks, whose events go to each task's readers: the same rule.
+  ['labels/labels.service.ts -> tasks/access.ts', true],
 ]);
 const layerOf = new Map(LAYERS.flatMap((modules, rank) => modules.map((module) => [module, rank])));
 const SRC = resolve('src');

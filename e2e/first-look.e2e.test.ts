@@ -194,6 +194,8 @@ describeInBrowser('the web app, from screenshots', () => {
     const focused = () => focusedName(page);
 
     await page.getByRole('link', { name: 'Book the venue', exact: true }).focus();
+    await page.keyboard.press('Tab'); // its labels, under its title (issue 29)
+    assert.equal(await focused(), 'Labels of “Book the venue”: No labels');
     await page.keyboard.press('Tab'); // its lists
     await page.keyboard.press('Tab');
     assert.match(await focused(), /^Status of “Book the venue”: To do$/);

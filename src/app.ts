@@ -36,6 +36,7 @@ import { DEFAULT_HUB_OPTIONS, EventHub } from './realtime/hub.js';
 import { StreamLimits } from './realtime/stream-limits.js';
 import { sessionRoutes, signInRoute } from './sessions/sessions.routes.js';
 import { statusesRoutes } from './statuses/statuses.routes.js';
+import { labelsRoutes } from './labels/labels.routes.js';
 import { teamRoutes } from './team/team.routes.js';
 import { memberRoutes } from './membership/members.routes.js';
 import { setupRoutes } from './membership/setup.routes.js';
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     invitationsRoutes,
     listsRoutes,
     statusesRoutes,
+    labelsRoutes,
     tasksRoutes,
     activityRoutes,
     commentsRoutes,

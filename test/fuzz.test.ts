@@ -120,6 +120,11 @@ class Fixture {
     const [entry] = expectStatus(await owner.api.get(`/v1/tasks/${task.id}/activity?limit=1`), 200);
     const webhook = await freshWebhook(this.server, world);
     const status = expectStatus(await owner.api.post('/v1/task-statuses', { name: 'Fuzzed status' }), 201);
+    // A label the fuzzed requests left, or a new one: the team's labels are bounded, so they are reused.
+    const [label = expectStatus(await owner.api.post('/v1/labels', { name: 'Fuzzed label' }), 201)] = expectStatus(
+      await owner.api.get('/v1/labels'),
+      200,
+    );
     const invitation = expectStatus(await owner.api.post('/v1/invitations', { role: 'member' }), 201);
     const delivery = expectStatus(await owner.api.post(`/v1/webhooks/${webhook.id}/test`), 202);
     // Fresh sessions: a fuzzed sign-out or password change may have ended the last ones.
@@ -134,6 +139,7 @@ class Fixture {
       comment: comment.id,
       entry: entry.id,
       status: status.id,
+      label: label.id,
       moveTo: world.defaultStatusId,
       invitation: invitation.id,
       invitationToken: tokenOf(invitation.link),

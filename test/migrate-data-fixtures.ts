@@ -50,7 +50,7 @@ export async function tableChecksums(
 
 /**
  * A workspace with some history: a team, a webhook and its queued deliveries, invitations (one
- * used), lists, tasks (the
+ * used), labels (one deleted), lists, tasks (the
  * newest deleted, so the id high-water mark is above every id left), and one task created with an
  * Idempotency-Key and discussed in comments (so it has activity).
  */
@@ -86,8 +86,15 @@ export async function fillWorkspace(url: string) {
     };
     const first = await owner.api.post('/v1/tasks', retried.body, retried.headers);
     expectStatus(first, 201);
+    // Labels (issue 29): two on each of the mate's tasks; a third deleted, so ids go on past it.
+    const labelIds = [];
+    for (const name of ['Bug', 'Später ✓', 'Gone']) {
+      labelIds.push(expectStatus(await owner.api.post('/v1/labels', { name, color: 'Teal' }), 201).id);
+    }
+    expectStatus(await owner.api.delete(`/v1/labels/${labelIds.pop()}`), 200);
     for (const title of ['Ü-Umlaut “quotes” ✓', 'Plain']) {
-      expectStatus(await mate.api.post('/v1/tasks', { title, description: 'x\n'.repeat(20), priority: 'high' }), 201);
+      const body = { title, description: 'x\n'.repeat(20), priority: 'high', labelIds };
+      expectStatus(await mate.api.post('/v1/tasks', body), 201);
     }
     // A discussion (comments, one edited, the newest deleted) and so the task's activity.
     const discussed = first.body.id;

@@ -172,6 +172,7 @@ describe(`migrate-data on ${TEST_STORE}`, { timeout: 6 * TIMEOUT }, () => {
     const summary = summaryOf(await copy(from, to));
     assert.equal(summary.copied.idempotency_keys, 1);
     assert.equal(summary.copied.invitations, 2);
+    assert.deepEqual([summary.copied.labels, summary.copied.task_labels], [2, 4]);
     const [source, target] = await Promise.all([
       withStore(from, async (store) => ({ sums: await tableChecksums(store), sequences: await sequences(store) })),
       withStore(to, async (store) => ({ sums: await tableChecksums(store), sequences: await sequences(store) })),

@@ -30,6 +30,7 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
     'comment',
     'entry',
     'status',
+    'label',
     'moveTo',
     'user',
     'team',
@@ -39,9 +40,9 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
     'invitation',
     'memberlessList',
   ]),
-  // A teammate sees the team's statuses and members, but not the private list, task (nor its
+  // A teammate sees the team's statuses, labels and members, but not the private list, task (nor its
   // comment or activity), the owner's keys or webhooks, nor the team's invitations.
-  outsider: new Set(['status', 'moveTo', 'user', 'team']),
+  outsider: new Set(['status', 'label', 'moveTo', 'user', 'team']),
   stranger: new Set(),
 };
 
@@ -53,6 +54,7 @@ const MANAGED: readonly { route: RegExp; what: string; message?: string }[] = [
   { route: /^(PATCH|DELETE) \/v1\/members\//, what: 'members' },
   { route: /^(GET|HEAD|POST|DELETE) \/v1\/invitations/, what: 'invitations' },
   { route: /^(POST|PATCH|DELETE) \/v1\/task-statuses/, what: 'workflow statuses' },
+  { route: /^(POST|PATCH|DELETE) \/v1\/labels/, what: 'labels' },
   { route: /^(GET|HEAD|POST) \/v1\/lists-without-members/, what: 'lists without members' },
   { route: /^PATCH \/v1\/team$/, what: 'the team' },
   {
@@ -123,6 +125,8 @@ function realValue(world: World, kind: ObjectKind): string | number {
       return world.entryId;
     case 'status':
       return world.statusId;
+    case 'label':
+      return world.labelId;
     case 'moveTo':
       return world.defaultStatusId;
     case 'invitation':
@@ -148,6 +152,7 @@ function missingValue(kind: ObjectKind): string | number {
     kind === 'comment' ||
     kind === 'entry' ||
     kind === 'status' ||
+    kind === 'label' ||
     kind === 'moveTo' ||
     kind === 'delivery' ||
     kind === 'memberlessList'

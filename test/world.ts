@@ -44,6 +44,8 @@ export interface World {
   entryId: number;
   /** A status of the team that is not the default (one a request may change or delete). */
   statusId: number;
+  /** A label of the team (every member sees it; only owners and admins change it). */
+  labelId: number;
   /** The team's default status: where a deleted status's tasks may move. */
   defaultStatusId: number;
   /** A pending invitation of the owner's, and its link's token. */
@@ -104,6 +106,7 @@ export async function createWorld(server: TestServer): Promise<World> {
   const statuses = await listStatuses(server.store.db, team.id);
   const defaultStatusId = statuses.find((s) => s.isDefault)!.id;
   const status = expectStatus(await owner.api.post('/v1/task-statuses', { name: `Status ${teamMarker}` }), 201);
+  const label = expectStatus(await owner.api.post('/v1/labels', { name: `Label ${teamMarker}` }), 201);
   const invitation = expectStatus(await owner.api.post('/v1/invitations', { role: 'member' }), 201);
   const webhook = expectStatus(await owner.api.post('/v1/webhooks', { url: WORLD_WEBHOOK_URL }), 201);
   const delivery = expectStatus(await owner.api.post(`/v1/webhooks/${webhook.id}/test`), 202);
@@ -129,6 +132,7 @@ export async function createWorld(server: TestServer): Promise<World> {
     commentId: comment.id,
     entryId: created.id,
     statusId: status.id,
+    labelId: label.id,
     defaultStatusId,
     invitationId: invitation.id,
     invitationToken: tokenOf(invitation.link),

@@ -26,6 +26,8 @@ export interface StoredChanges {
   parentId?: FieldChange<number | null>;
   assignees?: FieldChange<string[]>;
   taskLists?: FieldChange<number[]>;
+  /** Labels as named at the change: a label is team-wide, so every reader may see it. */
+  labels?: FieldChange<{ id: number; name: string }[]>;
   commentId?: FieldChange<number | null>;
 }
 

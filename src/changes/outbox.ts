@@ -27,6 +27,7 @@ export interface NewEvent {
     | { taskId: number }
     | { taskId: number; commentId: number }
     | { statusId: number }
+    | { labelId: number }
     | { teamId: string }
     | { userId: string }
     | { invitationId: string };

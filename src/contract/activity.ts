@@ -55,6 +55,8 @@ export type ActivityQuery = Static<typeof ActivityQuery>;
 const Change = <T extends TSchema>(value: T) => Type.Object({ from: value, to: value });
 
 const StatusRef = Type.Object({ id: Type.Number(), name: Type.String() });
+/** A label as it was named at the change (a label renamed or deleted since keeps its old name here). */
+const LabelRef = Type.Object({ id: Type.Number(), name: Type.String() });
 
 export const ActivityChanges = Type.Object(
   {
@@ -68,13 +70,17 @@ export const ActivityChanges = Type.Object(
     taskLists: Type.Optional(
       Change(Type.Array(ListRef, { description: 'Attached lists the reader is a member of; others are left out.' })),
     ),
+    labels: Type.Optional(
+      Change(Type.Array(LabelRef, { description: 'The labels as they were named then, by name.' })),
+    ),
     commentId: Type.Optional(Change(NullableNumber)),
   },
   {
     description:
       'What changed, by field, each as {"from", "to"}. Keys and values follow the task responses: ' +
       '`status` {id, name} as it was named then, `parentId`, `assignees` and `taskLists` as whole sets ' +
-      '(diff them for who was added or removed), `taskLists` only with lists the reader is a member of. ' +
+      '(diff them for who was added or removed), `taskLists` only with lists the reader is a member of, ' +
+      '`labels` {id, name} as named then. ' +
       '`commentId` names the comment of a comment.* entry: null on the side where it does not exist.',
   },
 );

@@ -41,6 +41,9 @@ export const CHANGE_EVENT_TYPES = [
   'taskStatus.created',
   'taskStatus.updated',
   'taskStatus.deleted',
+  'label.created',
+  'label.updated',
+  'label.deleted',
 ] as const;
 export type ChangeEventType = (typeof CHANGE_EVENT_TYPES)[number];
 

@@ -17,4 +17,5 @@ export * from './activity.js';
 export * from './comments.js';
 export * from './webhooks.js';
 export * from './invitations.js';
+export * from './labels.js';
 export * from './search.js';

@@ -13,6 +13,7 @@ import {
   Uuid,
 } from './common.js';
 import { PRIORITIES, type Priority } from './enums.js';
+import { Label, MAX_LABELS_PER_TASK } from './labels.js';
 
 /** Longest task title, in characters (Unicode code points). */
 export const MAX_TITLE_LENGTH = 500;
@@ -57,6 +58,11 @@ const ListIds = Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), {
 const AssigneeIds = Type.Array(Uuid(), {
   maxItems: MAX_IDS_PER_FIELD,
   errorMessage: `assigneeIds must be an array of user IDs (UUIDs), at most ${MAX_IDS_PER_FIELD.toLocaleString('en-US')}.`,
+});
+const LabelIds = Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), {
+  maxItems: MAX_IDS_PER_FIELD,
+  description: `Labels of the team (an extension): the task's whole set, at most ${MAX_LABELS_PER_TASK}.`,
+  errorMessage: `labelIds must be an array of label IDs (numbers), at most ${MAX_LABELS_PER_TASK}.`,
 });
 const StatusId = Type.Integer({
   minimum: 1,
@@ -121,6 +127,18 @@ export const TaskQuery = Type.Object(
     parentId: Type.Optional(
       Id('parentId', { description: 'A task ID: only the subtasks of that task (an extension).' }),
     ),
+    labelId: Type.Optional(
+      Type.Array(Id('labelId'), {
+        maxItems: MAX_IDS_PER_FIELD,
+        description: repeated('Label IDs: tasks carrying these labels (an extension)'),
+      }),
+    ),
+    include: Type.Optional(
+      StringEnum(['labels'], {
+        errorMessage: 'include must be labels.',
+        description: 'labels: each task also carries its `labels` (an extension); omitted: the summary as published.',
+      }),
+    ),
     limit: Type.Optional(
       Type.String({
         pattern: '^(?:[1-9][0-9]{0,2}|1000)$',
@@ -145,6 +163,7 @@ export const CreateTaskBody = Type.Object(
       Nullable(Type.Integer({ minimum: 1, maximum: MAX_ID, errorMessage: 'parentId must be a task ID (a number).' })),
     ),
     assigneeIds: Type.Optional(AssigneeIds),
+    labelIds: Type.Optional(LabelIds),
   },
   { additionalProperties: false },
 );
@@ -159,6 +178,7 @@ export const UpdateTaskBody = Type.Object(
     taskStatusId: Type.Optional(StatusId),
     assigneeIds: Type.Optional(AssigneeIds),
     taskListIds: Type.Optional(ListIds),
+    labelIds: Type.Optional(LabelIds),
   },
   { additionalProperties: false },
 );
@@ -188,6 +208,16 @@ export const TaskSummary = Type.Object({
 });
 export type TaskSummary = Static<typeof TaskSummary>;
 
+/** A task's labels, by name then id (an extension). */
+const Labels = (description: string) => Type.Array(Label, { description });
+
+/** A row of GET /v1/tasks: the published summary, with its `labels` only when asked (`include=labels`). */
+export const LabelledTaskSummary = Type.Object({
+  ...TaskSummary.properties,
+  labels: Type.Optional(Labels('Only with include=labels: the labels of the task, by name.')),
+});
+export type LabelledTaskSummary = Static<typeof LabelledTaskSummary>;
+
 export const TaskDetail = Type.Object({
   ...summaryFields,
   description: NullableString,
@@ -198,6 +228,7 @@ export const TaskDetail = Type.Object({
   }),
   subtaskCount: Type.Number({ description: 'Subtasks the caller can access.' }),
   createdBy: Person,
+  labels: Labels('Labels of the task, by name (an extension).'),
 });
 export type TaskDetail = Static<typeof TaskDetail>;
 

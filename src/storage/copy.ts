@@ -35,6 +35,9 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   { table: 'tasks', key: ['id'] },
   { table: 'task_assignees', key: ['task_id', 'user_id'] },
   { table: 'task_list_items', key: ['task_id', 'list_id'] },
+  // Labels and the tasks that carry them (migration 0017).
+  { table: 'labels', key: ['id'] },
+  { table: 'task_labels', key: ['task_id', 'label_id'] },
   // A task's history and discussion (migration 0012).
   { table: 'task_activity', key: ['id'] },
   { table: 'task_comments', key: ['id'] },

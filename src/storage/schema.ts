@@ -106,6 +106,22 @@ export interface TaskAssigneesTable {
   user_id: string;
 }
 
+/** A team's label (migration 0017). */
+export interface LabelsTable {
+  id: Generated<number>;
+  team_id: string;
+  name: string;
+  /** The name folded to lower case: unique in the team, so names differ by more than case. */
+  name_key: string;
+  color: ListColor;
+  created_at: string;
+}
+
+export interface TaskLabelsTable {
+  task_id: number;
+  label_id: number;
+}
+
 export interface TaskListItemsTable {
   task_id: number;
   list_id: number;
@@ -274,6 +290,8 @@ export interface Tables {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   invitations: InvitationsTable;
+  labels: LabelsTable;
+  task_labels: TaskLabelsTable;
 }
 
 /** A connection or a transaction: repositories accept either. */
@@ -283,6 +301,7 @@ export type TeamRow = Selectable<TeamsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type StatusRow = Selectable<TaskStatusesTable>;
+export type LabelRow = Selectable<LabelsTable>;
 export type ListRow = Selectable<TaskListsTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type NewTask = Insertable<TasksTable>;

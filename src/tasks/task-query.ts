@@ -9,7 +9,8 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Caller } from '../caller.js';
 import type { Priority } from '../contract/enums.js';
-import type { TaskSummary } from '../contract/index.js';
+import type { LabelledTaskSummary } from '../contract/index.js';
+import { labelsOf, labelsOfRow, tasksWithAnyLabel } from '../labels/task-labels.repository.js';
 import { jsonBoolean, jsonObject, jsonRows, jsonText, writesJsonInProcess } from '../storage/dialect.js';
 import type { Db, Tables } from '../storage/schema.js';
 import { titleSearchWalk } from '../storage/title-search.js';
@@ -27,6 +28,10 @@ export interface TaskFilter {
   dueDateFrom?: string;
   dueDateTo?: string;
   parentId?: number;
+  /** Tasks carrying any of these labels. */
+  labelIds?: number[];
+  /** Each row also carries its labels (`include=labels`). */
+  withLabels?: boolean;
   limit: number;
 }
 
@@ -44,9 +49,9 @@ type SummaryScope = ExpressionBuilder<Tables & { t: Tables['tasks']; s: Tables['
 /**
  * Task `t` (status `s`) as the API's TaskSummary, in JSON text: its keys in the schema's order,
  * assignees by name then id, and only the lists `userId` is a member of, by id (the same parts,
- * by the same rules, as a task's detail).
+ * by the same rules, as a task's detail); its labels after them only when asked (`withLabels`).
  */
-function summaryJson(db: Db, eb: SummaryScope, userId: string) {
+function summaryJson(db: Db, eb: SummaryScope, userId: string, withLabels: boolean) {
   return jsonText(
     db,
     jsonObject(db, {
@@ -62,6 +67,7 @@ function summaryJson(db: Db, eb: SummaryScope, userId: string) {
       assignees: jsonRows(db, assigneesOfRow(db)),
       taskLists: jsonRows(db, visibleListsOfRow(db, userId)),
       status: jsonObject(db, { id: eb.ref('s.id'), name: eb.ref('s.name') }),
+      ...(withLabels && { labels: jsonRows(db, labelsOfRow(db)) }),
     }),
   );
 }
@@ -145,6 +151,7 @@ function matchingTasks(db: Db, caller: Caller, filter: TaskFilter) {
   if (filter.dueDateFrom !== undefined) query = query.where('t.due_date', '>=', filter.dueDateFrom);
   if (filter.dueDateTo !== undefined) query = query.where('t.due_date', '<=', filter.dueDateTo);
   if (filter.parentId !== undefined) query = query.where('t.parent_id', '=', filter.parentId);
+  if (filter.labelIds?.length) query = query.where('t.id', 'in', tasksWithAnyLabel(db, filter.labelIds));
   if (filter.query) {
     query = query.where(sql<boolean>`t.title_search like ${likePattern(filter.query)} escape '\\'`);
   }
@@ -158,7 +165,7 @@ function matchingTasks(db: Db, caller: Caller, filter: TaskFilter) {
  */
 export interface TaskPage {
   rows: { id: number }[];
-  body: string | TaskSummary[];
+  body: string | LabelledTaskSummary[];
 }
 
 /**
@@ -174,7 +181,7 @@ export async function findPage(db: Db, caller: Caller, filter: TaskFilter): Prom
     return { rows: page.rows, body: presentSummaries(page) };
   }
   const rows = await matchingTasks(db, caller, filter)
-    .select((eb) => ['t.id', summaryJson(db, eb, caller.userId).as('summary')])
+    .select((eb) => ['t.id', summaryJson(db, eb, caller.userId, filter.withLabels ?? false).as('summary')])
     .execute();
   return { rows, body: `[${rows.map((row) => row.summary).join(',')}]` };
 }
@@ -196,6 +203,10 @@ async function findSummaryRows(db: Db, caller: Caller, filter: TaskFilter): Prom
     ])
     .execute();
   const taskIds = rows.map((r) => r.id);
-  const [assignees, taskLists] = await Promise.all([assigneesOf(db, taskIds), visibleListsOf(db, caller, taskIds)]);
-  return { rows, assignees, taskLists };
+  const [assignees, taskLists, labels] = await Promise.all([
+    assigneesOf(db, taskIds),
+    visibleListsOf(db, caller, taskIds),
+    filter.withLabels ? labelsOf(db, taskIds) : undefined,
+  ]);
+  return { rows, assignees, taskLists, labels };
 }

@@ -4,10 +4,11 @@
  * writes a page of tasks' JSON itself (task-query.ts, `summaryJson`).
  */
 import type { Priority } from '../contract/enums.js';
-import type { Person, TaskDeleted, TaskDetail, TaskSummary, TaskUpdateResult } from '../contract/index.js';
+import type { LabelledTaskSummary, Person, TaskDeleted, TaskDetail, TaskUpdateResult } from '../contract/index.js';
 import { byNameThenId } from '../ids.js';
 import type { TaskRow } from '../storage/schema.js';
 import type { ListRef } from './task-links.repository.js';
+import { byLabelName, type Label } from '../labels/labels.repository.js';
 import type { DetailParts, DetailRow, ParentRow } from './tasks.repository.js';
 
 /** A page of tasks as PostgreSQL reads it (task-query.ts): its rows, and their parts by task id. */
@@ -27,9 +28,11 @@ export interface SummaryRows {
   }[];
   assignees: Map<number, Person[]>;
   taskLists: Map<number, ListRef[]>;
+  /** Only when the page was asked for them (`include=labels`). */
+  labels?: Map<number, Label[]>;
 }
 
-export function presentSummaries({ rows, assignees, taskLists }: SummaryRows): TaskSummary[] {
+export function presentSummaries({ rows, assignees, taskLists, labels }: SummaryRows): LabelledTaskSummary[] {
   return rows.map((r) => ({
     id: r.id,
     title: r.title,
@@ -43,6 +46,7 @@ export function presentSummaries({ rows, assignees, taskLists }: SummaryRows): T
     status: { id: r.status_id, name: r.status_name },
     assignees: assignees.get(r.id) ?? [],
     taskLists: taskLists.get(r.id) ?? [],
+    ...(labels && { labels: labels.get(r.id) ?? [] }),
   }));
 }
 
@@ -52,7 +56,7 @@ export type Versioned<T> = T & { version: number };
 /** A task's detail from its row and the parts read (or, for a new task, already known) beside it. */
 function toDetail(
   row: TaskRow,
-  parts: Pick<TaskDetail, 'status' | 'createdBy' | 'assignees' | 'taskLists' | 'parent' | 'subtaskCount'>,
+  parts: Pick<TaskDetail, 'status' | 'createdBy' | 'assignees' | 'taskLists' | 'labels' | 'parent' | 'subtaskCount'>,
 ): Versioned<TaskDetail> {
   return {
     id: row.id,
@@ -72,6 +76,7 @@ function toDetail(
     assignees: parts.assignees,
     taskLists: parts.taskLists,
     createdBy: parts.createdBy,
+    labels: parts.labels,
     version: row.version,
   };
 }
@@ -96,6 +101,7 @@ export interface NewTaskParts {
   assignees: Person[];
   /** The lists' names by id: every one a list the creator is a member of, so all are shown. */
   lists: Map<number, string>;
+  labels: Label[];
   parent: ParentRow | null;
 }
 
@@ -107,6 +113,7 @@ export function presentNewTask(row: TaskRow, parts: NewTaskParts): Versioned<Tas
     createdBy: parts.createdBy,
     assignees: parts.assignees.sort(byNameThenId),
     taskLists: [...parts.lists].sort(([a], [b]) => a - b).map(([id, name]) => ({ id, name })),
+    labels: parts.labels.sort(byLabelName),
     parent: parts.parent && { id: parts.parent.id, number: parts.parent.number, title: parts.parent.title },
     subtaskCount: 0,
   });

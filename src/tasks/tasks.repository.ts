@@ -26,6 +26,8 @@ import type { Db, TaskRow } from '../storage/schema.js';
 import { canAccess } from './access.js';
 import { byNameThenId } from '../ids.js';
 import { assigneesOfTask, visibleListsOfTask, type ListRef } from './task-links.repository.js';
+import { byLabelName, type Label } from '../labels/labels.repository.js';
+import { labelsOfTask } from '../labels/task-labels.repository.js';
 
 /**
  * A task row with its status's name (for the activity of a status change) and completion (a
@@ -112,6 +114,7 @@ const detailRow = prepared((db, p: { taskId: number; teamId: string; userId: str
       canAccess(eb, p.userId).as('accessible'),
       jsonRows(db, assigneesOfTask(db, p.taskId)).as('assignees'),
       jsonRows(db, visibleListsOfTask(db, p.taskId, p.userId)).as('task_lists'),
+      jsonRows(db, labelsOfTask(db, p.taskId)).as('labels'),
       jsonRow(db, accessibleParent(db, p)).as('parent'),
       accessibleSubtaskCount(db, p).as('subtask_count'),
     ])
@@ -122,7 +125,9 @@ const detailRow = prepared((db, p: { taskId: number; teamId: string; userId: str
 type DetailQueryRow = Awaited<ReturnType<typeof detailRow>>[number];
 
 /** A task row with its status and creator, for a detail. */
-export type DetailRow = WithAccess<Omit<DetailQueryRow, 'assignees' | 'task_lists' | 'parent' | 'subtask_count'>>;
+export type DetailRow = WithAccess<
+  Omit<DetailQueryRow, 'assignees' | 'task_lists' | 'labels' | 'parent' | 'subtask_count'>
+>;
 
 export type ParentRow = Pick<TaskRow, 'id' | 'number' | 'title'>;
 
@@ -130,6 +135,7 @@ export type ParentRow = Pick<TaskRow, 'id' | 'number' | 'title'>;
 export interface DetailParts {
   assignees: Person[];
   taskLists: ListRef[];
+  labels: Label[];
   /** Null when there is none or the caller cannot access it. */
   parent: ParentRow | null;
   subtaskCount: number;
@@ -146,10 +152,11 @@ export async function findDetail(
 ): Promise<(DetailRow & { parts: DetailParts }) | undefined> {
   const [found] = await detailRow(db, { taskId, teamId: caller.teamId, userId: caller.userId });
   if (!found) return undefined;
-  const { assignees, task_lists, parent, subtask_count, ...row } = found;
+  const { assignees, task_lists, labels, parent, subtask_count, ...row } = found;
   const parts: DetailParts = {
     assignees: fromJson(assignees).sort(byNameThenId),
     taskLists: fromJson(task_lists).sort((a, b) => a.id - b.id),
+    labels: fromJson(labels).sort(byLabelName),
     parent: fromJson(parent) ?? null,
     subtaskCount: Number(subtask_count),
   };

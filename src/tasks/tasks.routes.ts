@@ -7,11 +7,11 @@ import { toId } from '../ids.js';
 import type { TaskFilter } from './task-query.js';
 import {
   CreateTaskBody,
+  LabelledTaskSummary,
   TaskDeleted,
   TaskDetail,
   TaskIdParams,
   TaskQuery,
-  TaskSummary,
   TaskUpdateResult,
   UpdateTaskBody,
 } from '../contract/tasks.js';
@@ -33,6 +33,8 @@ function toFilter(query: TaskQuery): TaskFilter {
     dueDateFrom: query.dueDateFrom,
     dueDateTo: query.dueDateTo,
     parentId: query.parentId === undefined ? undefined : filterId(query.parentId),
+    labelIds: query.labelId?.map(filterId),
+    withLabels: query.include === 'labels',
     limit: query.limit === undefined ? 1000 : Number(query.limit),
   };
 }
@@ -45,7 +47,7 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
         summary: 'Tasks the caller may access, newest first; filters combine with AND, repeated values with OR',
         tags,
         querystring: TaskQuery,
-        response: { 200: Type.Array(TaskSummary), ...errorResponses(400) },
+        response: { 200: Type.Array(LabelledTaskSummary), ...errorResponses(400) },
       },
     },
     async (request, reply) =>

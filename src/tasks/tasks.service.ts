@@ -15,7 +15,7 @@ import type {
   Person,
   TaskDeleted,
   TaskDetail,
-  TaskSummary,
+  LabelledTaskSummary,
   TaskUpdateResult,
   UpdateTaskBody,
 } from '../contract/index.js';
@@ -23,6 +23,9 @@ import { checkIfMatch } from '../http/etag.js';
 import { forbidden, invalidInput, notFound } from '../http/errors.js';
 import { toId } from '../ids.js';
 import { usableLists } from '../lists/lists.repository.js';
+import { MAX_LABELS_PER_TASK } from '../contract/labels.js';
+import { asNamed, byLabelName, keptLabels, type Label } from '../labels/labels.repository.js';
+import { addTaskLabels, labelsOf, replaceTaskLabels } from '../labels/task-labels.repository.js';
 import { findDefaultStatus, findStatus, type TaskStatus } from '../statuses/statuses.repository.js';
 import type { Store } from '../storage/database.js';
 import type { Locked } from '../storage/dialect.js';
@@ -90,7 +93,11 @@ export function keepAccessibleTask(trx: Db, caller: Caller, rawTaskId: string): 
 }
 
 /** The page: TaskSummary[], or the same as JSON text where the database wrote it (task-query.ts). */
-export async function listTasks(store: Store, caller: Caller, filter: TaskFilter): Promise<string | TaskSummary[]> {
+export async function listTasks(
+  store: Store,
+  caller: Caller,
+  filter: TaskFilter,
+): Promise<string | LabelledTaskSummary[]> {
   return (await findPage(store.db, caller, filter)).body;
 }
 
@@ -140,6 +147,23 @@ async function checkLists(db: Db, caller: Caller, listIds: number[]): Promise<Ma
   return usable;
 }
 
+/**
+ * The labels by id, kept until commit (a deletion of one waits, or comes first and this finds it
+ * gone); every one must be a label of the team, and a task carries at most MAX_LABELS_PER_TASK.
+ */
+async function checkLabels(trx: Db, caller: Caller, labelIds: number[]): Promise<Label[]> {
+  if (labelIds.length > MAX_LABELS_PER_TASK) {
+    throw invalidInput(
+      `labelIds: a task can carry at most ${MAX_LABELS_PER_TASK} labels; ${labelIds.length} were given.`,
+    );
+  }
+  const known = await keptLabels(trx, caller.teamId, labelIds);
+  const unknown = labelIds.filter((id) => !known.has(id));
+  if (unknown.length === 1) throw invalidInput(`labelIds: ${unknown[0]} is not a label of this team.`);
+  if (unknown.length > 1) throw invalidInput(`labelIds: ${someOf(unknown)} are not labels of this team.`);
+  return labelIds.map((id) => known.get(id)!);
+}
+
 /** The parent must exist until the new task commits: its lock makes a concurrent delete wait (or come first). */
 async function checkParent(trx: Db, caller: Caller, parentId: number): Promise<ParentRow> {
   const id = toId(parentId);
@@ -157,6 +181,7 @@ async function checkParent(trx: Db, caller: Caller, parentId: number): Promise<P
 export async function createTask(store: Store, caller: Caller, input: CreateTaskBody): Promise<Versioned<TaskDetail>> {
   const listIds = unique(input.taskListIds);
   const assigneeIds = unique(input.assigneeIds);
+  const labelIds = unique(input.labelIds);
   return store.transaction(async (trx) => {
     let status: TaskStatus;
     if (input.taskStatusId === undefined) {
@@ -171,6 +196,7 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
     const people = await keptMembers(trx, caller, [caller.userId, ...assigneeIds]);
     const assignees = assigneesAmong(people, assigneeIds);
     const parent = input.parentId == null ? null : await checkParent(trx, caller, input.parentId);
+    const labels = labelIds.length === 0 ? [] : await checkLabels(trx, caller, labelIds);
 
     // Every write that does not need the team row's lock comes first: the task (with a
     // provisional number), its lists and assignees. Its number and its event come last, in
@@ -189,6 +215,7 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
     });
     await links.attachLists(trx, row.id, listIds);
     await links.addAssignees(trx, row.id, assigneeIds);
+    await addTaskLabels(trx, row.id, labelIds);
     row.number = await recordTaskCreated(trx, row.id, {
       teamId: caller.teamId,
       type: 'task.created',
@@ -196,7 +223,7 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
       audience: await readersOf(trx, row.id),
       activity: { taskId: row.id, actorId: caller.userId, kind: 'task.created', changes: {} },
     });
-    return presentNewTask(row, { status, createdBy: people.get(caller.userId)!, assignees, lists, parent });
+    return presentNewTask(row, { status, createdBy: people.get(caller.userId)!, assignees, lists, labels, parent });
   });
 }
 
@@ -226,13 +253,26 @@ export async function updateTask(
     if (assigneeIds) assigneesAmong(await keptMembers(trx, caller, assigneeIds), assigneeIds);
     const listIds = patch.taskListIds && unique(patch.taskListIds);
     if (listIds) await checkLists(trx, caller, listIds);
+    const labelIds = patch.labelIds && unique(patch.labelIds);
+    const labels = labelIds && (await checkLabels(trx, caller, labelIds));
 
     const recorded = changedFields(task, patch, status);
     if (assigneeIds) {
       const assignees = setChange(await links.replaceAssignees(trx, task.id, assigneeIds), assigneeIds);
       if (assignees) recorded.assignees = assignees;
     }
-    const nothingGiven = Object.keys(changes).length === 0 && !assigneeIds && !listIds;
+    if (labels) {
+      const before = (await labelsOf(trx, [task.id])).get(task.id) ?? [];
+      await replaceTaskLabels(trx, task.id, labelIds!);
+      if (
+        setChange(
+          before.map((label) => label.id),
+          labelIds!,
+        )
+      )
+        recorded.labels = { from: asNamed(before), to: asNamed(labels.sort(byLabelName)) };
+    }
+    const nothingGiven = Object.keys(changes).length === 0 && !assigneeIds && !listIds && !labelIds;
     const row = nothingGiven ? task : await tasks.updateTask(trx, task.id, changes);
     // After the task's own change, so new list items copy its priority and completion as they now are.
     if (listIds) {

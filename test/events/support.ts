@@ -80,7 +80,9 @@ export function checkShape(stream: SseStream, events: SseEvent[], after = 0): vo
         ? ['taskId', 'commentId']
         : event.type.startsWith('taskStatus.')
           ? ['statusId']
-          : ['taskId'];
+          : event.type.startsWith('label.')
+            ? ['labelId']
+            : ['taskId'];
     assert.deepEqual(Object.keys(data), keys, `${stream.label}: data must hold only ${keys.join(', ')}: ${event.data}`);
     for (const key of keys) assert.equal(typeof data[key], 'number');
   }

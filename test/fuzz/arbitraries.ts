@@ -25,6 +25,7 @@ export function refKindOf(name: string, schema: JsonSchema): RefKind | undefined
   if (/webhook/i.test(name)) return 'webhook';
   if (/delivery/i.test(name)) return 'delivery';
   if (/status/i.test(name)) return 'status';
+  if (/label/i.test(name)) return 'label';
   if (/list/i.test(name)) return 'list';
   if (/task|parent/i.test(name)) return 'task';
   if (/assignee|user/i.test(name)) return 'user';
@@ -103,7 +104,12 @@ function validNumber(schema: JsonSchema, integer: boolean, kind: RefKind | undef
     ? fc.oneof(fc.integer({ min, max: Math.min(max, min + 20) }), fc.integer({ min, max }))
     : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
   const refs =
-    kind === 'list' || kind === 'task' || kind === 'comment' || kind === 'status' || kind === 'moveTo'
+    kind === 'list' ||
+    kind === 'task' ||
+    kind === 'comment' ||
+    kind === 'status' ||
+    kind === 'label' ||
+    kind === 'moveTo'
       ? [fc.constant(new Ref(kind))]
       : [];
   return refs.length > 0 ? fc.oneof({ weight: 3, arbitrary: refs[0]! }, { weight: 1, arbitrary: numbers }) : numbers;

@@ -12,6 +12,7 @@ export type RefKind =
   | 'comment'
   | 'entry'
   | 'status'
+  | 'label'
   | 'user'
   | 'team'
   | 'key'

@@ -18,7 +18,7 @@ export interface ReceivedEvent extends SseEvent {
 export function show(event: SseEvent): string {
   try {
     const data = JSON.parse(event.data);
-    return `${event.type} ${data.listId ?? data.taskId ?? data.statusId ?? event.data}`;
+    return `${event.type} ${data.listId ?? data.taskId ?? data.statusId ?? data.labelId ?? event.data}`;
   } catch {
     return `${event.type} ${event.data}`;
   }

@@ -13,6 +13,7 @@ const DETAIL_KEYS = [
   'dueDate',
   'id',
   'isCompleted',
+  'labels', // issue 29: an extension, [] without labels
   'number',
   'parent',
   'parentId',
@@ -92,6 +93,7 @@ describe('tasks', () => {
         assignees: [],
         taskLists: [],
         createdBy: person(owner),
+        labels: [],
       });
       assert.deepEqual(await getTask(owner, task.id), task);
     });

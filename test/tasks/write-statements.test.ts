@@ -97,4 +97,24 @@ describe(`the statements of a task change (${TEST_STORE})`, { skip }, () => {
     // To do), the activity entry, the counters, the event, its recipients, COMMIT.
     assert.equal(texts.length, 14, shown(texts));
   });
+
+  test('a create or a PATCH without labelIds runs no statement about labels (issue 29: no cost for a team without them)', async () => {
+    const texts = await statementsOf(async () => {
+      const task = expectStatus(await owner.api.post('/v1/tasks', { title: 'No labels' }), 201);
+      expectStatus(await owner.api.patch(`/v1/tasks/${task.id}`, { title: 'Still none', assigneeIds: [] }), 200);
+    });
+    assert.deepEqual(
+      texts.filter((sql) => /label/.test(sql)),
+      [],
+      shown(texts),
+    );
+  });
+
+  test("a PATCH of labelIds adds four statements: the labels kept, the labels before, the old set's delete, the new set's insert", async () => {
+    const label = expectStatus(await owner.api.post('/v1/labels', { name: 'Counted' }), 201);
+    const texts = await statementsOf(async () =>
+      expectStatus(await owner.api.patch(`/v1/tasks/${taskId}`, { labelIds: [label.id] }), 200),
+    );
+    assert.equal(texts.filter((sql) => /label/.test(sql)).length, 4, shown(texts));
+  });
 });

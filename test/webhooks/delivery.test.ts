@@ -98,6 +98,23 @@ describe(`webhook deliveries (${TEST_STORE})`, () => {
     assert.deepEqual(all[1], { type: 'taskStatus.deleted', timestamp: all[1].timestamp, data: { id: made.id } });
   });
 
+  test('label.* deliveries carry the label as GET /v1/labels shows it, and {"id"} once it is deleted', async () => {
+    const { api, webhook, received } = await hooked({ eventTypes: ['label.created', 'label.deleted'] });
+    const made = expectStatus(await api.post('/v1/labels', { name: 'Hooked', color: 'Teal' }), 201);
+    const bodies = await waitFor(
+      'the creation',
+      () => received().length >= 1 && received().map((r) => verify(webhook.secret, r)),
+    );
+    assert.equal(bodies[0].type, 'label.created');
+    assert.deepEqual(bodies[0].data, expectStatus(await api.get('/v1/labels'), 200)[0]);
+    expectStatus(await api.delete(`/v1/labels/${made.id}`), 200);
+    const all = await waitFor(
+      'the deletion',
+      () => received().length >= 2 && received().map((r) => verify(webhook.secret, r)),
+    );
+    assert.deepEqual(all[1], { type: 'label.deleted', timestamp: all[1].timestamp, data: { id: made.id } });
+  });
+
   test('with eventTypes, only those types are delivered', async () => {
     const { api, received } = await hooked({ eventTypes: ['task.deleted'] });
     const task = expectStatus(await api.post('/v1/tasks', { title: 'Filtered' }), 201);

@@ -4,8 +4,8 @@
  * owner when the body is built (right after the commit, unless the worker is behind); an object
  * the owner may no longer read, or that is gone, is only its identity: `{"id"}` for a list,
  * `{"id", "number"}` for a task (so a deletion is `{"id", "number"}`), `{"id", "taskId"}`
- * for a comment, `{"id"}` for a deleted workflow status (a status is the team's: every member
- * reads it as GET /v1/task-statuses shows it). What the owner may read is
+ * for a comment, `{"id"}` for a deleted workflow status or label (both are the team's: every member
+ * reads them as GET /v1/task-statuses and GET /v1/labels show them). What the owner may read is
  * decided by the same reads the API answers with, so a webhook never shows more than its owner's
  * own GET would. Nothing secret is ever in a body: task and list fields only.
  */
@@ -15,10 +15,11 @@ import type { StoredChanges } from '../../changes/activity-entries.js';
 import type { Caller } from '../../caller.js';
 import { presentComment } from '../../comments/comments.presenter.js';
 import { findComment } from '../../comments/comments.repository.js';
-import type { ActivityChanges, Comment, TaskDetail, TaskList, TaskStatus } from '../../contract/index.js';
+import type { ActivityChanges, Comment, Label, TaskDetail, TaskList, TaskStatus } from '../../contract/index.js';
 import { WEBHOOK_TEST_EVENT } from '../../contract/webhooks.js';
 import { presentList } from '../../lists/lists.presenter.js';
 import { findList, isListMember } from '../../lists/lists.repository.js';
+import { findLabel } from '../../labels/labels.repository.js';
 import { findStatus } from '../../statuses/statuses.repository.js';
 import type { Db } from '../../storage/schema.js';
 import { presentDetail } from '../../tasks/tasks.presenter.js';
@@ -75,6 +76,11 @@ async function statusData(db: Db, owner: Caller, statusId: number): Promise<Task
   return (await findStatus(db, owner.teamId, statusId)) ?? { id: statusId };
 }
 
+/** A label as GET /v1/labels shows it, or `{"id"}` once it is gone. */
+async function labelData(db: Db, owner: Caller, labelId: number): Promise<Label | { id: number }> {
+  return (await findLabel(db, owner.teamId, labelId)) ?? { id: labelId };
+}
+
 async function listData(db: Db, owner: Caller, listId: number): Promise<ListData> {
   const list = await findList(db, owner.teamId, listId);
   if (!list || !(await isListMember(db, listId, owner.userId))) return { id: listId };
@@ -104,12 +110,14 @@ export async function buildBody(db: Db, owner: Caller, webhookId: string, source
     listId?: number;
     commentId?: number;
     statusId?: number;
+    labelId?: number;
     number?: number;
     changes?: StoredChanges;
   };
-  let data: TaskData | CommentData | ListData | TaskStatus | { id: number } | { webhookId: string };
+  let data: TaskData | CommentData | ListData | TaskStatus | Label | { id: number } | { webhookId: string };
   if (source.type === WEBHOOK_TEST_EVENT) data = { webhookId };
   else if (event.statusId !== undefined) data = await statusData(db, owner, event.statusId);
+  else if (event.labelId !== undefined) data = await labelData(db, owner, event.labelId);
   else if (event.commentId !== undefined && event.taskId !== undefined) {
     const comment = { taskId: event.taskId, commentId: event.commentId };
     data = await commentData(db, owner, comment, source.type === 'comment.deleted');

@@ -1,14 +1,14 @@
 /**
- * What every view of a team needs: the caller's lists (the sidebar), the workflow statuses and
- * the team's members. Lists follow list events live, statuses status events (so every picker and
- * filter shows a status added, renamed or deleted by anyone), members `member.*` (someone joined,
+ * What every view of a team needs: the caller's lists (the sidebar), the workflow statuses, the
+ * labels and the team's members. Lists follow list events live, statuses status events and labels
+ * `label.*` (so every picker and filter shows one added, renamed or deleted by anyone), members `member.*` (someone joined,
  * changed role or left); everything is fetched again on `sync.required`.
  */
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useMemo } from 'preact/hooks';
 import { fetchLists } from '../api/lists';
-import { fetchMembers, fetchStatuses } from '../api/team';
-import type { Member, TaskList, TaskStatus } from '@contract';
+import { fetchLabels, fetchMembers, fetchStatuses } from '../api/team';
+import type { Label, Member, TaskList, TaskStatus } from '@contract';
 import { useAsync } from '../lib/use-async';
 import { useLiveEvent } from './live';
 
@@ -19,11 +19,15 @@ export interface TeamData {
   /** In order; empty while loading (a team always has its default status). */
   statuses: TaskStatus[];
   statusesError: string | null;
+  /** By name; undefined while loading. */
+  labels: Label[] | undefined;
+  labelsError: string | null;
   /** Empty while loading (the caller is always one). */
   members: Member[];
   membersError: string | null;
   reloadLists: () => void;
   reloadStatuses: () => void;
+  reloadLabels: () => void;
   reloadMembers: () => void;
 }
 
@@ -38,11 +42,13 @@ export function useTeamData(): TeamData {
 export function TeamDataProvider({ children }: { children: ComponentChildren }) {
   const lists = useAsync(fetchLists, []);
   const statuses = useAsync(fetchStatuses, []);
+  const labels = useAsync(fetchLabels, []);
   const members = useAsync(fetchMembers, []);
 
   useLiveEvent((event) => {
     if (event.type.startsWith('taskList.') || event.type === 'sync.required') lists.reloadSoon();
     if (event.type.startsWith('taskStatus.') || event.type === 'sync.required') statuses.reloadSoon();
+    if (event.type.startsWith('label.') || event.type === 'sync.required') labels.reloadSoon();
     if (event.type.startsWith('member.') || event.type === 'sync.required') members.reloadSoon();
   });
 
@@ -52,13 +58,16 @@ export function TeamDataProvider({ children }: { children: ComponentChildren }) 
       listsError: lists.error,
       statuses: statuses.data ?? [],
       statusesError: statuses.error,
+      labels: labels.data,
+      labelsError: labels.error,
       members: members.data ?? [],
       membersError: members.error,
       reloadLists: lists.reload,
       reloadStatuses: statuses.reload,
+      reloadLabels: labels.reload,
       reloadMembers: members.reload,
     }),
-    [lists.data, lists.error, statuses.data, statuses.error, members.data, members.error],
+    [lists.data, lists.error, statuses.data, statuses.error, labels.data, labels.error, members.data, members.error],
   );
   return <TeamDataContext.Provider value={value}>{children}</TeamDataContext.Provider>;
 }

@@ -1,13 +1,13 @@
 /**
  * A task on the board, as tall as its content: number, priority, the whole title (a link to the
- * task), due date (red when overdue),
+ * task), its labels, due date (red when overdue),
  * subtasks and assignees' initials. The whole card can be dragged to another column; from the
  * keyboard Shift+←/→ moves it, and its "⋯" button (or S) offers every status.
  */
 import type { TaskSummary } from '@contract';
 import { formatDueDate, isOverdue } from '../lib/dates';
 import { countOf } from '../lib/plural';
-import { Avatars, PRIORITY_LABELS, quote } from '../tasks/fields';
+import { Avatars, LabelChips, labelsOf, PRIORITY_LABELS, quote } from '../tasks/fields';
 import { Link } from '../ui/Link';
 
 interface Props {
@@ -64,6 +64,7 @@ export function BoardCard({ task, subtasks, position, setSize, dragging, ...hand
       >
         {task.title}
       </Link>
+      {labelsOf(task).length > 0 && <LabelChips labels={labelsOf(task)} />}
       <div class="board-card-meta">
         {task.dueDate && (
           <span class={`board-card-due${overdue ? ' is-overdue' : ''}`}>

@@ -47,10 +47,13 @@ describe('the board’s pure rules', () => {
     assert.deepEqual(boardColumns(STATUSES, { ...none, isCompleted: 'true', taskStatusId: ['1'] }), []);
   });
 
-  test('a column asks for the view’s filters in its own status only, within the list or for the person', () => {
+  test('a column asks for the view’s filters in its own status only, within the list or for the person, with the tasks’ labels', () => {
     const view: TaskFilters = { ...NO_FILTERS, priority: ['high'], taskStatusId: ['1', '2'], query: 'venue' };
-    assert.equal(columnQuery(view, { listId: 7 }, 2), 'query=venue&taskStatusId=2&priority=high&taskListId=7');
-    assert.equal(columnQuery(NO_FILTERS, { assigneeId: 'u-1' }, 3), 'taskStatusId=3&assigneeId=u-1');
+    assert.equal(
+      columnQuery(view, { listId: 7 }, 2),
+      'query=venue&taskStatusId=2&priority=high&include=labels&taskListId=7',
+    );
+    assert.equal(columnQuery(NO_FILTERS, { assigneeId: 'u-1' }, 3), 'taskStatusId=3&include=labels&assigneeId=u-1');
   });
 
   test('a moved task lands where the API would list it (newest first), once', () => {

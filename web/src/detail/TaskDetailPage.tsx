@@ -8,6 +8,7 @@ import { navigate } from '../lib/router';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { DueDateField } from '../tasks/DueDateField';
 import { AssigneePicker, ListPicker, PriorityField, StatusField } from '../tasks/fields';
+import { LabelPicker } from '../tasks/labels';
 import { ConfirmButton } from '../ui/ConfirmButton';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Link } from '../ui/Link';
@@ -118,6 +119,12 @@ export function TaskDetailPage({ taskId }: { taskId: number }) {
           <dt>Lists</dt>
           <dd>
             <ListPicker task={task} onChange={onChange} />
+          </dd>
+        </div>
+        <div>
+          <dt>Labels</dt>
+          <dd>
+            <LabelPicker task={task} onChange={onChange} />
           </dd>
         </div>
         <div>

@@ -23,13 +23,14 @@ export function useLiveTask(taskId: number) {
     if (event.type === 'task.deleted' && event.taskId === taskId) return setDeleted(true);
     // A comment changes the timeline (which follows it by itself), not the task.
     if (event.type.startsWith('comment.')) return;
-    // List and status events too: a list renamed or archived, a status renamed or deleted (its
-    // tasks moved to another) change what the task shows.
+    // List, status and label events too: a list renamed or archived, a status renamed or deleted
+    // (its tasks moved to another), a label renamed or recoloured change what the task shows.
     if (
       event.taskId === taskId ||
       event.type === 'sync.required' ||
       event.type.startsWith('taskList.') ||
-      event.type.startsWith('taskStatus.')
+      event.type.startsWith('taskStatus.') ||
+      event.type.startsWith('label.')
     )
       loaded.reloadSoon();
   });

@@ -8,7 +8,7 @@ import { PRIORITIES, type Priority } from '@contract/enums';
 
 /** The filter parameters of GET /v1/tasks as a form holds them: '' or [] when unset. */
 export type TaskFilters = Required<
-  Pick<TaskQuery, 'query' | 'taskStatusId' | 'assigneeId' | 'priority' | 'dueDateFrom' | 'dueDateTo'>
+  Pick<TaskQuery, 'query' | 'taskStatusId' | 'assigneeId' | 'labelId' | 'priority' | 'dueDateFrom' | 'dueDateTo'>
 > & {
   /** '' for both, 'false' for open tasks only, 'true' for completed only. */
   isCompleted: NonNullable<TaskQuery['isCompleted']> | '';
@@ -18,6 +18,7 @@ export const NO_FILTERS: TaskFilters = {
   query: '',
   taskStatusId: [],
   assigneeId: [],
+  labelId: [],
   priority: [],
   isCompleted: '',
   dueDateFrom: '',
@@ -40,6 +41,7 @@ export function filtersFromSearch(search: string): TaskFilters {
     query: (params.get('query') ?? '').slice(0, 200),
     taskStatusId: unique(params.getAll('taskStatusId').filter((id) => DIGITS.test(id))),
     assigneeId: unique(params.getAll('assigneeId').filter((id) => UUID.test(id))),
+    labelId: unique(params.getAll('labelId').filter((id) => DIGITS.test(id))),
     priority: unique(
       params.getAll('priority').filter((p): p is Priority => (PRIORITIES as readonly string[]).includes(p)),
     ),
@@ -54,6 +56,7 @@ function toParams(filters: TaskFilters): URLSearchParams {
   if (filters.query.trim()) params.set('query', filters.query.trim());
   for (const id of filters.taskStatusId) params.append('taskStatusId', id);
   for (const id of filters.assigneeId) params.append('assigneeId', id);
+  for (const id of filters.labelId) params.append('labelId', id);
   for (const priority of filters.priority) params.append('priority', priority);
   if (filters.isCompleted) params.set('isCompleted', filters.isCompleted);
   if (filters.dueDateFrom) params.set('dueDateFrom', filters.dueDateFrom);
@@ -77,15 +80,20 @@ export function activeFilterCount(filters: TaskFilters): number {
     filters.query.trim(),
     filters.taskStatusId.length,
     filters.assigneeId.length,
+    filters.labelId.length,
     filters.priority.length,
     filters.isCompleted,
     filters.dueDateFrom || filters.dueDateTo,
   ].filter(Boolean).length;
 }
 
-/** The GET /v1/tasks query for a view: its filters plus what the view is (a list, or my tasks). */
+/**
+ * The GET /v1/tasks query for a view: its filters plus what the view is (a list, or my tasks),
+ * and each task's labels, which rows and cards show.
+ */
 export function tasksQuery(filters: TaskFilters, scope: { listId?: number; assigneeId?: string }): URLSearchParams {
   const params = toParams(filters);
+  params.set('include', 'labels');
   if (scope.listId !== undefined) params.set('taskListId', String(scope.listId));
   if (scope.assigneeId !== undefined) {
     params.delete('assigneeId');

@@ -1,7 +1,7 @@
 /**
  * Settings: profile, password, the team's name (owners and admins), API keys, webhooks, the team's
- * members and its workflow statuses.
- * The last three come in chunks of their own, fetched when Settings opens, so the first load
+ * members, its workflow statuses and its labels.
+ * The last four come in chunks of their own, fetched when Settings opens, so the first load
  * stays small (the JS budget).
  */
 import { lazy, useLazy, type Loader } from '../lib/lazy';
@@ -16,6 +16,7 @@ import { useSession } from '../app/session-context';
 const loadWebhooks = lazy(() => import('./webhooks/WebhooksSection').then((module) => module.WebhooksSection));
 const loadMembers = lazy(() => import('./team/MembersSection').then((module) => module.MembersSection));
 const loadStatuses = lazy(() => import('./team/StatusesSection').then((module) => module.StatusesSection));
+const loadLabels = lazy(() => import('./team/LabelsSection').then((module) => module.LabelsSection));
 
 export function SettingsPage() {
   useDocumentTitle('Settings');
@@ -33,6 +34,7 @@ export function SettingsPage() {
         <a href="#webhooks-heading">Webhooks</a>
         <a href="#members-heading">Members</a>
         <a href="#statuses-heading">Workflow statuses</a>
+        <a href="#labels-heading">Labels</a>
       </nav>
       <div class="settings-grid">
         <ProfileForm />
@@ -43,6 +45,7 @@ export function SettingsPage() {
       <LazySection loader={loadWebhooks} id="webhooks" title="Webhooks" />
       <LazySection loader={loadMembers} id="members" title="Members" />
       <LazySection loader={loadStatuses} id="statuses" title="Workflow statuses" />
+      <LazySection loader={loadLabels} id="labels" title="Labels" />
     </section>
   );
 }

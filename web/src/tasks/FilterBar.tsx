@@ -18,7 +18,7 @@ interface Props {
 }
 
 export function FilterBar({ filters, onChange, showAssignee }: Props) {
-  const { statuses, members } = useTeamData();
+  const { statuses, members, labels = [] } = useTeamData();
   const set = (change: Partial<TaskFilters>) => onChange({ ...filters, ...change });
   const [folded, setFolded] = useState(true);
   const formId = useId();
@@ -85,6 +85,14 @@ export function FilterBar({ filters, onChange, showAssignee }: Props) {
             buttonClass="button-filter"
           />
         )}
+        <CheckboxMenu
+          label="Label"
+          options={labels.map((label) => ({ value: String(label.id), label: label.name }))}
+          selected={filters.labelId}
+          onChange={(labelId) => set({ labelId })}
+          emptyText="Any label"
+          buttonClass="button-filter"
+        />
         <CheckboxMenu
           label="Priority"
           options={PRIORITIES.map((priority) => ({ value: priority, label: PRIORITY_LABELS[priority] }))}

@@ -10,6 +10,7 @@ import { useTeamData } from '../app/team-data';
 import { Link } from '../ui/Link';
 import { DueDateField } from './DueDateField';
 import { AssigneePicker, DoneCheckbox, ListPicker, PriorityField, StatusField } from './fields';
+import { LabelPicker } from './labels';
 import { QuickAdd } from './QuickAdd';
 import type { EditTask } from './use-task-editing';
 
@@ -53,6 +54,9 @@ export function TaskRow({ task, edit, newTaskDefaults, orphan, viewListId, onSub
               subtask of another task
             </Link>
           )}
+          <span class="task-labels">
+            <LabelPicker task={task} onChange={onChange} compact />
+          </span>
         </div>
         <div class="task-fields">
           <span class="cell cell-lists">

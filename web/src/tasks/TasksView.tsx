@@ -127,9 +127,11 @@ function TaskRows({ filters, scope, newTaskDefaults, empty, reloadRef }: RowsPro
   const edit = useTaskEditing(tasks);
   reloadRef.current = tasks.reload;
 
-  // Task events, and list events (an archived list hides tasks, a renamed one changes labels).
+  // Task events, list events (an archived list hides tasks, a renamed one changes its chips) and
+  // label events (a renamed or recoloured label changes its chips).
   useLiveEvent((event) => {
-    if (event.type.startsWith('task') || event.type === 'sync.required') tasks.reloadSoon();
+    if (event.type.startsWith('task') || event.type.startsWith('label.') || event.type === 'sync.required')
+      tasks.reloadSoon();
   });
 
   const count = tasks.data?.length;

@@ -2,17 +2,18 @@
  * Applies a change to a task as shown, before the server confirms it, so an edit shows at once.
  * The reload that follows replaces it with the server's truth.
  */
-import type { Member, UpdateTaskBody, TaskList, TaskStatus, TaskSummary } from '@contract';
+import type { Label, LabelledTaskSummary, Member, UpdateTaskBody, TaskList, TaskStatus, TaskSummary } from '@contract';
 
 export interface Reference {
   statuses: TaskStatus[];
   members: Member[];
+  labels: Label[];
   /** The caller's non-archived lists: the ones a change can attach or detach. */
   lists: TaskList[];
 }
 
 export function applyChange(task: TaskSummary, change: UpdateTaskBody, reference: Reference): TaskSummary {
-  const next: TaskSummary = { ...task };
+  const next: LabelledTaskSummary = { ...task };
   if (change.title !== undefined) next.title = change.title;
   if (change.priority !== undefined) next.priority = change.priority;
   if (change.dueDate !== undefined) next.dueDate = change.dueDate;
@@ -35,6 +36,10 @@ export function applyChange(task: TaskSummary, change: UpdateTaskBody, reference
     const kept = task.taskLists.filter((list) => !reference.lists.some((usable) => usable.id === list.id));
     const added = reference.lists.filter((list) => ids.includes(list.id)).map(({ id, name }) => ({ id, name }));
     next.taskLists = [...kept, ...added];
+  }
+  if (change.labelIds) {
+    const ids = change.labelIds;
+    next.labels = reference.labels.filter((label) => ids.includes(label.id));
   }
   return next;
 }

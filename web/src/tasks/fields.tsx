@@ -7,7 +7,7 @@
  * Each control is named after the task it edits ("Priority of “Write the spec”: High"), so they
  * stay distinguishable to assistive technology in a long list.
  */
-import type { TaskSummary, UpdateTaskBody } from '@contract';
+import type { Label, LabelledTaskSummary, TaskSummary, UpdateTaskBody } from '@contract';
 import { PRIORITIES, type Priority } from '@contract/enums';
 import { useTeamData } from '../app/team-data';
 import { ChoiceMenu } from '../ui/ChoiceMenu';
@@ -192,5 +192,25 @@ export function ListPicker({ task, onChange, compact, align, viewListId }: ListP
       buttonClass={valueButtonClass(compact, shown.length === 0)}
       align={align}
     />
+  );
+}
+
+/** A task's labels; a row or card has them because views ask for them (`include=labels`, task-filters.ts). */
+export const labelsOf = (task: TaskSummary): Label[] => (task as LabelledTaskSummary).labels ?? [];
+
+/** The names, space-separated: as a button's text, part of its name ("Labels of “…”: Bug Urgent"). */
+export const labelNames = (labels: Label[]) => labels.map((label) => label.name).join(' ');
+
+export function LabelChips({ labels }: { labels: Label[] }) {
+  return (
+    <span class="label-chips">
+      {labels.map((label, index) => (
+        <span key={label.id} class="label-chip">
+          <ColorDot color={label.color} />
+          {label.name}
+          {index < labels.length - 1 && ' '}
+        </span>
+      ))}
+    </span>
   );
 }

@@ -11,11 +11,11 @@ import { applyChange } from './apply-change';
 export type EditTask = (task: TaskSummary, change: UpdateTaskBody) => Promise<void>;
 
 export function useTaskEditing(tasks: Async<TaskSummary[]>): EditTask {
-  const { statuses, members, lists } = useTeamData();
+  const { statuses, members, labels, lists } = useTeamData();
   const notify = useNotify();
   return useCallback(
     async (task: TaskSummary, change: UpdateTaskBody) => {
-      const reference = { statuses, members, lists: lists ?? [] };
+      const reference = { statuses, members, labels: labels ?? [], lists: lists ?? [] };
       const release = tasks.hold();
       tasks.mutate((all) => all.map((t) => (t.id === task.id ? applyChange(t, change, reference) : t)));
       try {
@@ -27,6 +27,6 @@ export function useTaskEditing(tasks: Async<TaskSummary[]>): EditTask {
         release(); // reloads the server's version
       }
     },
-    [statuses, members, lists, tasks.mutate, tasks.hold],
+    [statuses, members, labels, lists, tasks.mutate, tasks.hold],
   );
 }

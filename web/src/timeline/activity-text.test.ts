@@ -70,6 +70,19 @@ describe('activity entries read as sentences', () => {
     );
   });
 
+  test('labels added and removed are named as the entry holds them (as named at the change)', () => {
+    const bug = { id: 1, name: 'Bug' };
+    const urgent = { id: 2, name: 'Urgent' };
+    assert.equal(
+      say(entry(ada, 'task.updated', { labels: { from: [bug], to: [urgent] } })),
+      'Ada Lovelace added the label Urgent and removed the label Bug',
+    );
+    assert.equal(
+      say(entry(ada, 'task.updated', { labels: { from: [], to: [bug, urgent] } })),
+      'Ada Lovelace added the labels Bug and Urgent',
+    );
+  });
+
   test('an entry whose only change was to lists the reader cannot see names no list: the task changed', () => {
     // The API leaves such a change out of `changes` (docs/api.md, hidden lists).
     assert.equal(say(entry(ada, 'task.updated', {})), 'Ada Lovelace changed this task');

@@ -114,7 +114,7 @@ const quoted = (text: string): Part => ({ strong: `“${text}”` });
 /** The phrases of a task.updated entry, in the order a person scans a task: state first, text last. */
 function changePhrases(changes: ActivityChanges, reader: Reader, self: Self): Part[][] {
   const phrases: Part[][] = [];
-  const { status, title, assignees, taskLists, dueDate, priority, parentId, description } = changes;
+  const { status, title, assignees, taskLists, labels, dueDate, priority, parentId, description } = changes;
 
   if (status) phrases.push(['moved this to ', { strong: status.to.name }]);
   if (title) phrases.push(['renamed this from ', quoted(title.from), ' to ', quoted(title.to)]);
@@ -128,9 +128,14 @@ function changePhrases(changes: ActivityChanges, reader: Reader, self: Self): Pa
 
   if (taskLists) {
     const { added, removed } = difference(taskLists.from, taskLists.to, (list) => list.id);
-    const names = (lists: { name: string }[]) => joinParts(lists.map((list) => [{ strong: list.name }]));
-    if (added.length) phrases.push(['added this to ', ...names(added)]);
-    if (removed.length) phrases.push([`removed ${added.length ? 'it' : 'this'} from `, ...names(removed)]);
+    if (added.length) phrases.push(['added this to ', ...strongNames(added)]);
+    if (removed.length) phrases.push([`removed ${added.length ? 'it' : 'this'} from `, ...strongNames(removed)]);
+  }
+
+  if (labels) {
+    const { added, removed } = difference(labels.from, labels.to, (label) => label.id);
+    if (added.length) phrases.push([`added the label${added.length > 1 ? 's' : ''} `, ...strongNames(added)]);
+    if (removed.length) phrases.push([`removed the label${removed.length > 1 ? 's' : ''} `, ...strongNames(removed)]);
   }
 
   if (dueDate) {
@@ -165,6 +170,9 @@ function changePhrases(changes: ActivityChanges, reader: Reader, self: Self): Pa
   }
   return phrases;
 }
+
+/** Lists' or labels' names, in bold: "Launch and Research". */
+const strongNames = (items: { name: string }[]) => joinParts(items.map((item) => [{ strong: item.name }]));
 
 /** What is in `to` and not `from` (added), and the other way round (removed), in their order. */
 function difference<T>(from: readonly T[], to: readonly T[], key: (item: T) => unknown) {

@@ -17,6 +17,9 @@ const LABELS: Record<ChangeEventType, string> = {
   'taskStatus.created': 'Status created',
   'taskStatus.updated': 'Status changed',
   'taskStatus.deleted': 'Status deleted',
+  'label.created': 'Label created',
+  'label.updated': 'Label changed',
+  'label.deleted': 'Label deleted',
 };
 
 /** "Task created" ("Test" for a test delivery), or the type itself for one the app does not know. */
