@@ -66,6 +66,21 @@ const StatusId = Type.Integer({
 
 export const TaskIdParams = IdParam('taskId');
 
+/** What GET /v1/tasks can sort by (`sort=<key>` ascending, `sort=-<key>` descending). */
+export const TASK_SORT_KEYS = ['number', 'dueDate', 'priority', 'updatedAt', 'createdAt', 'title'] as const;
+export type TaskSortKey = (typeof TASK_SORT_KEYS)[number];
+export const TASK_SORTS = TASK_SORT_KEYS.flatMap((key) => [key, `-${key}`]) as `${'' | '-'}${TaskSortKey}`[];
+export type TaskSortParam = (typeof TASK_SORTS)[number];
+export const TaskSort = StringEnum(TASK_SORTS, {
+  errorMessage: `sort must be one of ${TASK_SORT_KEYS.join(', ')}, each with a leading - for descending.`,
+  description:
+    'The order: a key ascending, or descending with a leading `-`. Ties are broken by id (in the same direction); ' +
+    'tasks without a due date or priority come last either way. Priority ascends low, medium, high, urgent; ' +
+    'title ascends by lower-cased code points. Without sort: newest first, as always.',
+});
+/** Most characters of a cursor: it carries a sort value, a title at most (500 characters). */
+const MAX_CURSOR_LENGTH = 4_096;
+
 /** A filter given by repeating its parameter: a task matches any of the values. */
 const repeated = (what: string) => `${what}; a task matches any of them. Repeat the parameter to give several.`;
 
@@ -128,10 +143,36 @@ export const TaskQuery = Type.Object(
         description: 'The most tasks returned, a whole number from 1 to 1000; default 1000.',
       }),
     ),
+    sort: Type.Optional(TaskSort),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_CURSOR_LENGTH,
+        pattern: '^[A-Za-z0-9_-]+$',
+        errorMessage: 'cursor must be a cursor from the Link header of a sorted page of GET /v1/tasks.',
+        description:
+          "With `sort` only: where the next page starts, as the previous page's Link header names it (opaque). " +
+          'A sorted page that has more after it sends `Link: <…&cursor=…>; rel="next"`.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type TaskQuery = Static<typeof TaskQuery>;
+
+/**
+ * GET /v1/tasks's filters: its query parameters but the page's own (limit, sort, cursor). A saved
+ * view stores these, validated by this schema, so a filter added to GET /v1/tasks is a view's too.
+ */
+const PAGE_PARAMETERS: readonly string[] = ['limit', 'sort', 'cursor'];
+export const TaskFilters = Type.Object(
+  Object.fromEntries(Object.entries(TaskQuery.properties).filter(([name]) => !PAGE_PARAMETERS.includes(name))) as Omit<
+    typeof TaskQuery.properties,
+    'limit' | 'sort' | 'cursor'
+  >,
+  { additionalProperties: false },
+);
+export type TaskFilters = Static<typeof TaskFilters>;
 
 export const CreateTaskBody = Type.Object(
   {

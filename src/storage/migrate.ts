@@ -18,6 +18,7 @@ import { webhooks } from './migrations/0013_webhooks.js';
 import { invitations } from './migrations/0014_invitations.js';
 import { sharedLists } from './migrations/0015_shared_lists.js';
 import { teamSetup } from './migrations/0016_team_setup.js';
+import { viewsAndTaskSorts } from './migrations/0019_views_and_task_sorts.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -38,6 +39,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0014_invitations': invitations(),
     '0015_shared_lists': sharedLists(),
     '0016_team_setup': teamSetup(),
+    '0019_views_and_task_sorts': viewsAndTaskSorts(dialect),
   };
 }
 
