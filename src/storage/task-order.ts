@@ -1,15 +1,12 @@
 /**
  * The orders GET /v1/tasks can sort by (issue 29), as expressions of task `t`. Each is written
  * exactly as its index in migration 0019 is, so both planners walk that index in order and stop
- * at the page's end instead of sorting the team's tasks.
+ * at the page's end instead of sorting the team's tasks. Priority is not ordered by value
+ * (text would sort high before low): task-query.ts reads it a value at a time.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { TaskSortKey } from '../contract/tasks.js';
 import { codePointOrder } from './dialect.js';
-
-/** Priorities as numbers that sort as they rank, low (1) to urgent (4); null stays null. */
-export const PRIORITY_RANK = (column: string) =>
-  `case ${column} when 'low' then 1 when 'medium' then 2 when 'high' then 3 when 'urgent' then 4 end`;
 
 /** The columns (or expressions) each sort orders by. */
 export function sortExpression(db: Kysely<any>, key: TaskSortKey): RawBuilder<unknown> {
@@ -19,7 +16,8 @@ export function sortExpression(db: Kysely<any>, key: TaskSortKey): RawBuilder<un
     case 'dueDate':
       return sql.ref('t.due_date');
     case 'priority':
-      return sql.raw(PRIORITY_RANK('t.priority'));
+      // Read a value at a time, in rank order (task-query.ts, pageParts).
+      return sql.ref('t.priority');
     case 'updatedAt':
       return sql.ref('t.updated_at');
     case 'createdAt':

@@ -4,7 +4,7 @@
  * a page boundary holds when that task is changed or deleted meanwhile: the next page starts
  * right after where the last one ended, neither skipping nor repeating a task that stayed put.
  */
-import { MAX_ID, TASK_SORTS, type TaskSortParam } from '../contract/index.js';
+import { MAX_ID, PRIORITIES, TASK_SORTS, type Priority, type TaskSortParam } from '../contract/index.js';
 import { invalidInput } from '../http/errors.js';
 import { NULLABLE_SORTS, type SortPosition, type TaskSort } from './task-query.js';
 
@@ -40,13 +40,14 @@ function decode(cursor: string, sort: TaskSortParam, key: TaskSort['key']): Sort
   if (from !== sort) throw invalidInput(`This cursor belongs to sort=${from}; send it with that sort.`);
   if (!Number.isInteger(id) || (id as number) < 1 || (id as number) > MAX_ID) throw invalidInput(NOT_A_CURSOR);
   // The value's type must be the sort's: the database compares it with the column.
-  const numeric = key === 'number' || key === 'priority';
   const fits =
     value === null
       ? NULLABLE_SORTS.has(key)
-      : numeric
+      : key === 'number'
         ? Number.isInteger(value) && Math.abs(value as number) <= MAX_ID
-        : typeof value === 'string' && !UNSTORABLE.test(value);
+        : key === 'priority'
+          ? PRIORITIES.includes(value as Priority)
+          : typeof value === 'string' && !UNSTORABLE.test(value);
   if (!fits) throw invalidInput(NOT_A_CURSOR);
   return { value: value as SortPosition['value'], id: id as number };
 }

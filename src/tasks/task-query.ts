@@ -8,7 +8,7 @@
  */
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Caller } from '../caller.js';
-import type { Priority } from '../contract/enums.js';
+import { PRIORITIES, type Priority } from '../contract/enums.js';
 import type { TaskSortKey, TaskSummary } from '../contract/index.js';
 import { jsonBoolean, jsonObject, jsonRows, jsonText, writesJsonInProcess } from '../storage/dialect.js';
 import type { Db, Tables } from '../storage/schema.js';
@@ -175,9 +175,12 @@ type Matching = ReturnType<typeof matchingTasks>['query'];
 /**
  * A page's statements, run one after another while the page has room: each takes the rows it
  * may still add. Without `sort`, one: newest first, as published. With one, its order by value
- * then id, from the cursor on, one row past the limit (so the page knows whether more remain);
- * a sort whose values may be empty reads the tasks that have one, then those without (by id), so
- * each part is a range of one index (migration 0019) and a cursor among either part resumes it.
+ * then id, from the cursor on, one row past the limit (so the page knows whether more remain).
+ * Each statement is a range of one index (migration 0019), read in order from the cursor:
+ * - a sort's tasks that have a value, by (value, id); those without one after them, by id;
+ * - priority, which has four values, one value at a time by id (a row-value range over an
+ *   expression of the priority would not seek on SQLite, so a deep page would read every task
+ *   before it), then the tasks without one.
  */
 function pageParts(db: Db, caller: Caller, filter: TaskFilter): ((rows: number) => Matching)[] {
   const { query, order } = matchingTasks(db, caller, filter);
@@ -185,23 +188,33 @@ function pageParts(db: Db, caller: Caller, filter: TaskFilter): ((rows: number) 
   if (!sort) return [(rows) => query.orderBy(sql.ref(order), 'desc').limit(rows)];
   const value = sortExpression(db, sort.key);
   const direction = sort.descending ? 'desc' : 'asc';
-  const past = sort.descending ? sql.raw('<') : sql.raw('>');
+  const past = sort.descending ? '<' : '>';
   const after = sort.after;
-  const withValues = (rows: number) => {
+  /** The tasks of `part` by id, after `afterId` if given. */
+  const byId = (part: Matching, afterId?: number) => (rows: number) =>
+    (afterId === undefined ? part : part.where('t.id', past, afterId)).orderBy('t.id', direction).limit(rows);
+  const withoutValue = query.where(sql<boolean>`${value} is null`);
+  if (sort.key === 'priority') {
+    const values = [...(sort.descending ? [...PRIORITIES].reverse() : PRIORITIES), null];
+    const from = after ? values.indexOf(after.value as Priority | null) : 0;
+    return values
+      .slice(from)
+      .map((priority, i) =>
+        byId(
+          priority === null ? withoutValue : query.where('t.priority', '=', priority),
+          i === 0 ? after?.id : undefined,
+        ),
+      );
+  }
+  if (after?.value === null) return [byId(withoutValue, after.id)];
+  const withValue = (rows: number) => {
     let part = NULLABLE_SORTS.has(sort.key) ? query.where(sql<boolean>`${value} is not null`) : query;
     // number never ties (unique in a team), so its value alone is a position.
-    if (after && sort.key === 'number') part = part.where(sql<boolean>`${value} ${past} ${after.value}`);
-    else if (after) part = part.where(sql<boolean>`(${value}, t.id) ${past} (${after.value}, ${after.id})`);
+    if (after && sort.key === 'number') part = part.where(sql<boolean>`${value} ${sql.raw(past)} ${after.value}`);
+    else if (after) part = part.where(sql<boolean>`(${value}, t.id) ${sql.raw(past)} (${after.value}, ${after.id})`);
     return part.orderBy(value, direction).orderBy('t.id', direction).limit(rows);
   };
-  const withoutValues = (rows: number) => {
-    let part = query.where(sql<boolean>`${value} is null`);
-    // From a cursor among these; one among the values stands before all of them.
-    if (after?.value === null) part = part.where('t.id', sort.descending ? '<' : '>', after.id);
-    return part.orderBy('t.id', direction).limit(rows);
-  };
-  if (!NULLABLE_SORTS.has(sort.key)) return [withValues];
-  return after?.value === null ? [withoutValues] : [withValues, withoutValues];
+  return NULLABLE_SORTS.has(sort.key) ? [withValue, byId(withoutValue)] : [withValue];
 }
 
 /** The rows of a page's parts, in order, up to `limit`. */

@@ -170,5 +170,7 @@ describe('GET /v1/tasks?sort=', () => {
       /^cursor must be a cursor/,
     );
     expectError(await owner.api.get(`/v1/tasks?sort=title&cursor=${title(5)}`), 400, /^cursor must be a cursor/);
+    const priority = Buffer.from(JSON.stringify(['-priority', 4, 1])).toString('base64url');
+    expectError(await owner.api.get(`/v1/tasks?sort=-priority&cursor=${priority}`), 400, /^cursor must be a cursor/);
   });
 });

@@ -6,7 +6,6 @@
  */
 import { sql, type Kysely, type Migration } from 'kysely';
 import { withSerialId, type DialectName } from '../dialect.js';
-import { PRIORITY_RANK } from '../task-order.js';
 
 export function viewsAndTaskSorts(dialect: DialectName): Migration {
   return {
@@ -14,14 +13,13 @@ export function viewsAndTaskSorts(dialect: DialectName): Migration {
       // number needs none: tasks_team_number_unique is (team_id, number), and numbers do not tie.
       for (const [name, column] of [
         ['tasks_team_due_date_idx', 'due_date'],
+        // Sorting by priority reads one priority at a time, by id (tasks/task-query.ts).
+        ['tasks_team_priority_idx', 'priority'],
         ['tasks_team_updated_at_idx', 'updated_at'],
         ['tasks_team_created_at_idx', 'created_at'],
       ] as const) {
         await db.schema.createIndex(name).on('tasks').columns(['team_id', column, 'id']).execute();
       }
-      await sql`create index tasks_team_priority_idx on tasks (team_id, (${sql.raw(PRIORITY_RANK('priority'))}), id)`.execute(
-        db,
-      );
       const title = dialect === 'postgres' ? sql`title_search collate "C"` : sql`title_search`;
       await sql`create index tasks_team_title_idx on tasks (team_id, ${title}, id)`.execute(db);
 
