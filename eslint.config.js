@@ -37,6 +37,7 @@ const LAYERS = [
   ['comments'],
   ['invitations'],
   ['webhooks'],
+  ['views'], // saved views (issue 29)
   ['membership'], // the use cases that reach across resources
   ['realtime'],
   ['auth', 'cli', 'app.ts', 'server.ts', 'housekeeping.ts'], // composition

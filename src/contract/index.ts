@@ -17,3 +17,4 @@ export * from './activity.js';
 export * from './comments.js';
 export * from './webhooks.js';
 export * from './invitations.js';
+export * from './views.js';
