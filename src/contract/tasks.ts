@@ -150,6 +150,8 @@ export const TaskQuery = Type.Object(
         maxLength: MAX_CURSOR_LENGTH,
         pattern: '^[A-Za-z0-9_-]+$',
         errorMessage: 'cursor must be a cursor from the Link header of a sorted page of GET /v1/tasks.',
+        // sort=number's position after task number 1 (id 1).
+        examples: ['WyJudW1iZXIiLDEsMV0'],
         description:
           "With `sort` only: where the next page starts, as the previous page's Link header names it (opaque). " +
           'A sorted page that has more after it sends `Link: <…&cursor=…>; rel="next"`.',

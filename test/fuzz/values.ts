@@ -18,6 +18,7 @@ export type RefKind =
   | 'email'
   | 'password'
   | 'webhook'
+  | 'view'
   | 'delivery'
   | 'invitation'
   | 'invitationToken'
