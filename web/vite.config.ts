@@ -26,8 +26,9 @@ export default defineConfig({
   plugins: [
     // What the first screen downloads, and everything (the markdown chunk is loaded on demand).
     // 101: issue 28's first-start set-up, team rename and own email (about 1 KiB) came on top of
-    // an app at 99.6 of 100.
-    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 101 }),
+    // an app at 99.6 of 100. 102: issue 29's saved views (sidebar, view page, "Save view") and
+    // sorting from the column headers (about 1.1 KiB) came on top of an app at 100.65 of 101.
+    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 102 }),
     serverCodeGuard({ root, allow: ['src/contract/enums.ts'] }),
   ],
   server: {

@@ -12,7 +12,7 @@ import {
   StringEnum,
   Uuid,
 } from './common.js';
-import { PRIORITIES, type Priority } from './enums.js';
+import { PRIORITIES, TASK_SORT_KEYS, TASK_SORTS, type Priority } from './enums.js';
 
 /** Longest task title, in characters (Unicode code points). */
 export const MAX_TITLE_LENGTH = 500;
@@ -66,11 +66,6 @@ const StatusId = Type.Integer({
 
 export const TaskIdParams = IdParam('taskId');
 
-/** What GET /v1/tasks can sort by (`sort=<key>` ascending, `sort=-<key>` descending). */
-export const TASK_SORT_KEYS = ['number', 'dueDate', 'priority', 'updatedAt', 'createdAt', 'title'] as const;
-export type TaskSortKey = (typeof TASK_SORT_KEYS)[number];
-export const TASK_SORTS = TASK_SORT_KEYS.flatMap((key) => [key, `-${key}`]) as `${'' | '-'}${TaskSortKey}`[];
-export type TaskSortParam = (typeof TASK_SORTS)[number];
 export const TaskSort = StringEnum(TASK_SORTS, {
   errorMessage: `sort must be one of ${TASK_SORT_KEYS.join(', ')}, each with a leading - for descending.`,
   description:

@@ -1,7 +1,8 @@
 /** Saved views: /v1/views (issue 29; docs/api.md, "Saved views"). */
 import { Type, type Static } from 'typebox';
 import { IdParam, Nullable, Person, StringEnum } from './common.js';
-import { TASK_SORTS, TaskFilters, TaskSort } from './tasks.js';
+import { TASK_SORTS } from './enums.js';
+import { TaskFilters, TaskSort } from './tasks.js';
 
 /** How a view shows its tasks: the list's rows, or the board's columns. */
 export const VIEW_LAYOUTS = ['rows', 'board'] as const;

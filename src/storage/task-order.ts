@@ -5,7 +5,7 @@
  * (text would sort high before low): task-query.ts reads it a value at a time.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { TaskSortKey } from '../contract/tasks.js';
+import type { TaskSortKey } from '../contract/enums.js';
 import { codePointOrder } from './dialect.js';
 
 /** The columns (or expressions) each sort orders by. */

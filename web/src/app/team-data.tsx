@@ -8,7 +8,8 @@ import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useMemo } from 'preact/hooks';
 import { fetchLists } from '../api/lists';
 import { fetchMembers, fetchStatuses } from '../api/team';
-import type { Member, TaskList, TaskStatus } from '@contract';
+import { fetchViews } from '../api/views';
+import type { Member, TaskList, TaskStatus, View } from '@contract';
 import { useAsync } from '../lib/use-async';
 import { useLiveEvent } from './live';
 
@@ -22,7 +23,11 @@ export interface TeamData {
   /** Empty while loading (the caller is always one). */
   members: Member[];
   membersError: string | null;
+  /** The caller's saved views and the team's shared ones (the sidebar); undefined while loading. */
+  views: View[] | undefined;
+  viewsError: string | null;
   reloadLists: () => void;
+  reloadViews: () => void;
   reloadStatuses: () => void;
   reloadMembers: () => void;
 }
@@ -39,11 +44,14 @@ export function TeamDataProvider({ children }: { children: ComponentChildren }) 
   const lists = useAsync(fetchLists, []);
   const statuses = useAsync(fetchStatuses, []);
   const members = useAsync(fetchMembers, []);
+  // Views send no events: they are read again at a sync, and after this tab changes one.
+  const views = useAsync(fetchViews, []);
 
   useLiveEvent((event) => {
     if (event.type.startsWith('taskList.') || event.type === 'sync.required') lists.reloadSoon();
     if (event.type.startsWith('taskStatus.') || event.type === 'sync.required') statuses.reloadSoon();
     if (event.type.startsWith('member.') || event.type === 'sync.required') members.reloadSoon();
+    if (event.type === 'sync.required') views.reloadSoon();
   });
 
   const value = useMemo<TeamData>(
@@ -54,11 +62,14 @@ export function TeamDataProvider({ children }: { children: ComponentChildren }) 
       statusesError: statuses.error,
       members: members.data ?? [],
       membersError: members.error,
+      views: views.data,
+      viewsError: views.error,
       reloadLists: lists.reload,
+      reloadViews: views.reload,
       reloadStatuses: statuses.reload,
       reloadMembers: members.reload,
     }),
-    [lists.data, lists.error, statuses.data, statuses.error, members.data, members.error],
+    [lists.data, lists.error, statuses.data, statuses.error, members.data, members.error, views.data, views.error],
   );
   return <TeamDataContext.Provider value={value}>{children}</TeamDataContext.Provider>;
 }

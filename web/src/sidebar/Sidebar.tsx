@@ -19,7 +19,7 @@ interface Props {
 }
 
 export function Sidebar({ id, route }: Props) {
-  const { lists, listsError, reloadLists } = useTeamData();
+  const { lists, listsError, reloadLists, views, viewsError } = useTeamData();
   const [creating, setCreating] = useState(false);
   const [sharing, setSharing] = useState<TaskList | null>(null);
 
@@ -73,6 +73,26 @@ export function Sidebar({ id, route }: Props) {
               current={route.page === 'list' && route.listId === list.id}
               onShare={setSharing}
             />
+          ))}
+        </ul>
+
+        <div class="sidebar-section-title">
+          <h2 class="sidebar-heading">Views</h2>
+        </div>
+        <ErrorNote message={viewsError} />
+        {views?.length === 0 && <p class="muted small">Save a list's filters and order with “Save view”.</p>}
+        <ul class="sidebar-lists" aria-label="Saved views">
+          {views?.map((view) => (
+            <li key={view.id}>
+              <Link
+                href={`/views/${view.id}`}
+                class="nav-item"
+                aria-current={route.page === 'view' && route.viewId === view.id ? 'page' : undefined}
+              >
+                <span class="nav-name">{view.name}</span>
+                {view.sharedWithTeam && <small class="muted"> (shared)</small>}
+              </Link>
+            </li>
           ))}
         </ul>
 

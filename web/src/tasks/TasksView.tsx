@@ -17,8 +17,10 @@ import {
   searchOfView,
   tasksQuery,
   type TaskFilters,
+  type TaskScope,
   type TasksLayout,
 } from '../lib/task-filters';
+import { SaveView } from '../views/SaveView';
 import { countOf, plural } from '../lib/plural';
 import { useAsync } from '../lib/use-async';
 import { ErrorNote } from '../ui/ErrorNote';
@@ -28,15 +30,15 @@ import { QuickAdd } from './QuickAdd';
 import { TaskTree } from './TaskTree';
 import { useTaskEditing } from './use-task-editing';
 
-type Scope = { listId?: number; assigneeId?: string };
-
 interface Props {
   heading: ComponentChildren;
   /** One line under the heading saying what the view shows. */
   intro?: ComponentChildren;
   actions?: ComponentChildren;
   banner?: ComponentChildren;
-  scope: Scope;
+  scope: TaskScope;
+  /** The address's query when it has none (a saved view's own filters, order and layout). */
+  defaultSearch?: string;
   newTaskDefaults: NewTaskDefaults;
   /** False where the view cannot take new tasks (an archived list). */
   canAdd?: boolean;
@@ -44,8 +46,11 @@ interface Props {
   empty?: ComponentChildren;
 }
 
-export function TasksView({ heading, intro, actions, banner, scope, newTaskDefaults, canAdd = true, empty }: Props) {
-  const { path, search } = useLocation();
+export function TasksView(props: Props) {
+  const { heading, intro, actions, banner, scope, newTaskDefaults, canAdd = true, empty } = props;
+  const location = useLocation();
+  const { path } = location;
+  const search = location.search || props.defaultSearch || '';
   const filters = filtersFromSearch(search);
   const layout = layoutFromSearch(search);
   // The rows or the board, whichever is shown, reload when a task is added above them.
@@ -69,6 +74,7 @@ export function TasksView({ heading, intro, actions, banner, scope, newTaskDefau
         <h1>{heading}</h1>
         <div class="page-actions">
           <LayoutSwitch path={path} filters={filters} layout={layout} />
+          <SaveView filters={filters} scope={scope} layout={layout} />
           {actions}
         </div>
         {intro && <p class="page-intro muted">{intro}</p>}
@@ -81,6 +87,7 @@ export function TasksView({ heading, intro, actions, banner, scope, newTaskDefau
       ) : (
         <TaskRows
           filters={filters}
+          onSort={(sort) => setFilters({ ...filters, sort })}
           scope={scope}
           newTaskDefaults={newTaskDefaults}
           empty={nothing}
@@ -114,14 +121,15 @@ function LayoutSwitch({ path, filters, layout }: { path: string; filters: TaskFi
 
 interface RowsProps {
   filters: TaskFilters;
-  scope: Scope;
+  onSort: (sort: TaskFilters['sort']) => void;
+  scope: TaskScope;
   newTaskDefaults: NewTaskDefaults;
   empty: ComponentChildren;
   reloadRef: { current: () => void };
 }
 
 /** The view's tasks as rows, subtasks under their parents. */
-function TaskRows({ filters, scope, newTaskDefaults, empty, reloadRef }: RowsProps) {
+function TaskRows({ filters, onSort, scope, newTaskDefaults, empty, reloadRef }: RowsProps) {
   const query = tasksQuery(filters, scope).toString();
   const tasks = useAsync(() => fetchTasks(new URLSearchParams(query)), [query]);
   const edit = useTaskEditing(tasks);
@@ -151,6 +159,8 @@ function TaskRows({ filters, scope, newTaskDefaults, empty, reloadRef }: RowsPro
           newTaskDefaults={newTaskDefaults}
           viewListId={scope.listId}
           onSubtaskCreated={tasks.reload}
+          sort={filters.sort}
+          onSort={onSort}
         />
       )}
     </>
