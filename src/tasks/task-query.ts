@@ -212,7 +212,8 @@ function pageParts(db: Db, caller: Caller, filter: TaskFilter): ((rows: number) 
     // number never ties (unique in a team), so its value alone is a position.
     if (after && sort.key === 'number') part = part.where(sql<boolean>`${value} ${sql.raw(past)} ${after.value}`);
     else if (after) part = part.where(sql<boolean>`(${value}, t.id) ${sql.raw(past)} (${after.value}, ${after.id})`);
-    return part.orderBy(value, direction).orderBy('t.id', direction).limit(rows);
+    part = part.orderBy(value, direction);
+    return (sort.key === 'number' ? part : part.orderBy('t.id', direction)).limit(rows);
   };
   return NULLABLE_SORTS.has(sort.key) ? [withValue, byId(withoutValue)] : [withValue];
 }
