@@ -67,6 +67,15 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
 
 console.log(`| sort | caller | first page of 50 (ms, median of 5) | page 20 (ms) |`);
 console.log(`|---|---|---:|---:|`);
+// The published order (no sort, no cursor) beside them, on the same data and machine.
+for (const [who, userId] of [
+  ['owner', owner],
+  ['member', member],
+] as const) {
+  const caller: Caller = { userId, teamId: team.id, role: 'member', credential: { kind: 'key', id: 'bench' } };
+  const first = await timed(() => findPage(store.db, caller, { limit: 50 }));
+  console.log(`| (none: newest first) | ${who} | ${first.toFixed(1)} | n/a |`);
+}
 const plans: string[] = [];
 for (const key of TASK_SORT_KEYS) {
   for (const descending of [false, true]) {
