@@ -105,6 +105,18 @@ describe('GET /v1/tasks?sort=', () => {
     assert.equal(rest[rest.length - 1]!.id, second!.id);
   });
 
+  test('sort=title orders lower-cased titles by code point, the same on both stores', async () => {
+    const { owner: own } = await createTestTeam(server);
+    for (const title of ['éclair', 'Zeta', 'apple', 'Émile', 'zeta', 'Apple pie']) {
+      expectStatus(await own.api.post('/v1/tasks', { title }), 201);
+    }
+    const page = expectStatus<TaskSummary[]>(await own.api.get('/v1/tasks?sort=title'), 200);
+    assert.deepEqual(
+      page.map((t) => t.title),
+      ['apple', 'Apple pie', 'Zeta', 'zeta', 'éclair', 'Émile'],
+    );
+  });
+
   test('without sort the order is newest first, with no Link header, as published', async () => {
     const response = await owner.api.get('/v1/tasks?limit=3');
     assert.deepEqual(
