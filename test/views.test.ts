@@ -108,6 +108,20 @@ describe('/v1/views', () => {
     assert.equal((await names(owner)).length, MAX_VIEWS_PER_PERSON);
   });
 
+  test('creates at once keep the bound and the names unique: the others are 409s, never a 5xx', async () => {
+    const { owner } = await createTestTeam(server);
+    for (let i = 0; i < MAX_VIEWS_PER_PERSON - 2; i++) await create(owner, { name: `View ${i}` });
+    const statuses = await Promise.all(
+      ['A', 'B', 'C', 'D', 'D'].map(async (name) => (await owner.api.post('/v1/views', view({ name }))).status),
+    );
+    assert.deepEqual(
+      statuses.filter((status) => status === 201),
+      [201, 201],
+    );
+    assert.equal(statuses.filter((status) => status === 409).length, 3);
+    assert.equal((await names(owner)).length, MAX_VIEWS_PER_PERSON);
+  });
+
   describe('sharing', () => {
     let team: Team;
     let author: Actor;

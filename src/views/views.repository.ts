@@ -1,6 +1,6 @@
 /** Saved views (migration 0019): SQL in, records out. */
 import type { TaskFilters, TaskSortParam, ViewLayout } from '../contract/index.js';
-import { lockRows } from '../storage/dialect.js';
+import { lockKey, lockRows } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
 
 export interface ViewRecord {
@@ -86,17 +86,12 @@ export function lockView(trx: Db, teamId: string, id: number, lock: 'change' | '
 }
 
 /**
- * Locks the author's membership, so that their creates run one after another and each counts the
- * views the one before made (PostgreSQL; SQLite's writers already do).
+ * Makes an author's creates run one after another, so each counts the views the one before made.
+ * Not a lock on their membership: a role change holds the owners' memberships and then waits for
+ * this one's, which would deadlock with a create waiting for theirs.
  */
-export function lockAuthor(trx: Db, teamId: string, userId: string): Promise<void> {
-  const membership = trx
-    .selectFrom('team_members')
-    .select('user_id')
-    .where('team_id', '=', teamId)
-    .where('user_id', '=', userId);
-  return lockRows(trx, membership, 'change');
-}
+export const lockAuthor = (trx: Db, teamId: string, userId: string): Promise<void> =>
+  lockKey(trx, `views:${teamId}:${userId}`);
 
 export async function countViewsBy(db: Db, teamId: string, authorId: string): Promise<number> {
   const row = await db
