@@ -82,7 +82,7 @@ describeInBrowser('Sorting from the column headers, and a saved view shared with
     await ada.setViewportSize(DESKTOP);
     await ada.goto('/?priority=urgent&sort=title');
     await eventually(async () => assert.deepEqual(await titles(ada), ['alpha', 'Secret plan']));
-    await ada.getByRole('button', { name: 'Save view' }).click();
+    await sidebarOf(ada).getByRole('button', { name: '+ Save view' }).click();
     const form = ada.getByRole('form', { name: 'Save view' });
     await form.getByLabel('View name').fill('Urgent work');
     await form.getByRole('checkbox', { name: 'Share with the team' }).check();

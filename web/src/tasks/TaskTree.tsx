@@ -1,8 +1,7 @@
 /** A view's tasks with each subtask under its parent (when the parent is in the view too). */
 import type { TaskSummary } from '@contract';
-import type { TaskSortParam } from '@contract/enums';
 import type { NewTaskDefaults } from '../api/tasks';
-import { TaskRow, TaskRowHeader } from './TaskRow';
+import { TaskRow } from './TaskRow';
 import type { EditTask } from './use-task-editing';
 
 interface Props {
@@ -12,11 +11,9 @@ interface Props {
   /** The list this view shows, if it shows one. */
   viewListId?: number;
   onSubtaskCreated: () => void;
-  sort: TaskSortParam | '';
-  onSort: (sort: TaskSortParam | '') => void;
 }
 
-export function TaskTree({ tasks, edit, newTaskDefaults, viewListId, onSubtaskCreated, sort, onSort }: Props) {
+export function TaskTree({ tasks, edit, newTaskDefaults, viewListId, onSubtaskCreated }: Props) {
   const inView = new Set(tasks.map((task) => task.id));
   const childrenOf = new Map<number, TaskSummary[]>();
   for (const task of tasks) {
@@ -44,10 +41,5 @@ export function TaskTree({ tasks, edit, newTaskDefaults, viewListId, onSubtaskCr
   };
 
   const topLevel = tasks.filter((task) => task.parentId === null || !inView.has(task.parentId));
-  return (
-    <div class="task-table">
-      <TaskRowHeader sort={sort} onSort={onSort} />
-      <ul class="task-list">{topLevel.map((task) => renderTask(task, 0))}</ul>
-    </div>
-  );
+  return <ul class="task-list">{topLevel.map((task) => renderTask(task, 0))}</ul>;
 }

@@ -20,13 +20,13 @@ import {
   type TaskScope,
   type TasksLayout,
 } from '../lib/task-filters';
-import { SaveView } from '../views/SaveView';
 import { countOf, plural } from '../lib/plural';
 import { useAsync } from '../lib/use-async';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Link } from '../ui/Link';
 import { FilterBar } from './FilterBar';
 import { QuickAdd } from './QuickAdd';
+import { TaskRowHeader } from './TaskRow';
 import { TaskTree } from './TaskTree';
 import { useTaskEditing } from './use-task-editing';
 
@@ -74,7 +74,6 @@ export function TasksView(props: Props) {
         <h1>{heading}</h1>
         <div class="page-actions">
           <LayoutSwitch path={path} filters={filters} layout={layout} />
-          <SaveView filters={filters} scope={scope} layout={layout} />
           {actions}
         </div>
         {intro && <p class="page-intro muted">{intro}</p>}
@@ -145,24 +144,28 @@ function TaskRows({ filters, onSort, scope, newTaskDefaults, empty, reloadRef }:
     <>
       <ErrorNote message={tasks.error} />
       {tasks.data === undefined && !tasks.error && <p class="muted">Loading tasks…</p>}
-      {count !== undefined && (
-        <p class="task-count muted" aria-live="polite">
-          {countOf(count, 'task')}
-          {hasFilters(filters) && ` ${plural(count, 'matches', 'match')} these filters`}
-        </p>
-      )}
-      {count === 0 && empty}
-      {tasks.data && tasks.data.length > 0 && (
-        <TaskTree
-          tasks={tasks.data}
-          edit={edit}
-          newTaskDefaults={newTaskDefaults}
-          viewListId={scope.listId}
-          onSubtaskCreated={tasks.reload}
-          sort={filters.sort}
-          onSort={onSort}
-        />
-      )}
+      {/* The count and the column names share a line where the rows are narrow (styles.css). */}
+      <div class="task-table">
+        <div class="task-table-top">
+          {count !== undefined && (
+            <p class="task-count muted" aria-live="polite">
+              {countOf(count, 'task')}
+              {hasFilters(filters) && ` ${plural(count, 'matches', 'match')} these filters`}
+            </p>
+          )}
+          {!!count && <TaskRowHeader sort={filters.sort} onSort={onSort} />}
+        </div>
+        {count === 0 && empty}
+        {tasks.data && tasks.data.length > 0 && (
+          <TaskTree
+            tasks={tasks.data}
+            edit={edit}
+            newTaskDefaults={newTaskDefaults}
+            viewListId={scope.listId}
+            onSubtaskCreated={tasks.reload}
+          />
+        )}
+      </div>
     </>
   );
 }

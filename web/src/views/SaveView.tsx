@@ -1,4 +1,8 @@
-/** "Save view": the page's filters, order and layout saved under a name, shared or not. */
+/**
+ * "Save view" (in the sidebar, beside the views): the page's filters, order and layout saved under
+ * a name, shared or not. The page header keeps its room: on a phone it holds a title and its
+ * actions on one line.
+ */
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import { createView } from '../api/views';
@@ -13,11 +17,11 @@ interface Props {
   filters: TaskFilters;
   scope: TaskScope;
   layout: TasksLayout;
+  onClose: () => void;
 }
 
-export function SaveView({ filters, scope, layout }: Props) {
+export function SaveView({ filters, scope, layout, onClose }: Props) {
   const { reloadViews } = useTeamData();
-  const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [shared, setShared] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -33,25 +37,19 @@ export function SaveView({ filters, scope, layout }: Props) {
         sharedWithTeam: shared,
       });
       reloadViews();
+      onClose();
       navigate(`/views/${view.id}`);
     } catch (failure) {
       setError(messageOf(failure));
     }
   };
 
-  if (!open) {
-    return (
-      <button type="button" class="button-secondary" aria-expanded="false" onClick={() => setOpen(true)}>
-        Save view
-      </button>
-    );
-  }
   return (
     <form
       class="list-form save-view"
       aria-label="Save view"
       onSubmit={save}
-      onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
+      onKeyDown={(e) => e.key === 'Escape' && onClose()}
     >
       <label class="field">
         <span>View name</span>
@@ -72,7 +70,7 @@ export function SaveView({ filters, scope, layout }: Props) {
         <button type="submit" class="button-primary">
           Save view
         </button>
-        <button type="button" class="button-quiet" onClick={() => setOpen(false)}>
+        <button type="button" class="button-quiet" onClick={() => onClose()}>
           Cancel
         </button>
       </div>
