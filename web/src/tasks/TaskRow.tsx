@@ -125,7 +125,7 @@ export function TaskRowHeader({
       <button
         type="button"
         class="sort-button"
-        aria-label={`${label}: ${direction ? `sorted ${direction}` : 'sort'}`}
+        aria-label={`${label}, ${direction ? `sorted ${direction}` : 'not sorted'}`}
         onClick={() => onSort(direction === null ? key : direction === 'ascending' ? `-${key}` : '')}
       >
         {label}
