@@ -39,6 +39,7 @@ const LAYERS = [
   ['search'], // reads tasks and their comments, under the task-access rule
   ['invitations'],
   ['webhooks'],
+  ['views'], // saved views (issue 29)
   ['membership'], // the use cases that reach across resources
   ['realtime'],
   ['auth', 'cli', 'app.ts', 'server.ts', 'housekeeping.ts'], // composition

@@ -43,6 +43,7 @@ import { setupRoutes } from './membership/setup.routes.js';
 import { isDatabaseUnavailable } from './storage/errors.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
+import { viewsRoutes } from './views/views.routes.js';
 import { DeliveryWorker } from './webhooks/delivery/worker.js';
 import { activityRoutes } from './activity/activity.routes.js';
 import { commentsRoutes } from './comments/comments.routes.js';
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     keysRoutes,
     eventsRoutes(hub, streamLimits),
     webhooksRoutes,
+    viewsRoutes,
   ];
 
   const app = Fastify({

@@ -127,6 +127,7 @@ class Fixture {
     );
     const invitation = expectStatus(await owner.api.post('/v1/invitations', { role: 'member' }), 201);
     const delivery = expectStatus(await owner.api.post(`/v1/webhooks/${webhook.id}/test`), 202);
+    const view = await freshView(this.server, world);
     // Fresh sessions: a fuzzed sign-out or password change may have ended the last ones.
     const credentials = {} as FuzzContext['credentials'];
     for (const sender of ['owner', 'outsider', 'stranger'] as const) {
@@ -150,6 +151,7 @@ class Fixture {
       password: WORLD_PASSWORD,
       webhook: webhook.id,
       delivery: delivery.id,
+      view: view.id,
       url: WORLD_WEBHOOK_URL,
     };
     return { credentials, resolve: (ref) => values[ref.kind] };
@@ -161,6 +163,13 @@ let passwordHash: Promise<string> | undefined;
 async function freshWebhook(server: TestServer, world: World): Promise<{ id: string }> {
   await server.store.db.deleteFrom('webhooks').where('team_id', '=', world.teamId).execute();
   return expectStatus(await world.owner.api.post('/v1/webhooks', { url: WORLD_WEBHOOK_URL }), 201);
+}
+
+/** A new private view of the owner's, after removing the ones fuzzed successes left (a person holds at most 100). */
+async function freshView(server: TestServer, world: World): Promise<{ id: number }> {
+  await server.store.db.deleteFrom('views').where('team_id', '=', world.teamId).execute();
+  const view = { name: `Fuzzed view ${world.listMarker}`, filters: {}, layout: 'rows' };
+  return expectStatus(await world.owner.api.post('/v1/views', view), 201);
 }
 
 /** A row added to the idempotency records (see src/http/idempotency.ts). */
@@ -194,7 +203,7 @@ async function check(
   const namesGuardedObject = Object.values(request.path).some(
     (value) =>
       value instanceof Ref &&
-      ['list', 'task', 'comment', 'entry', 'key', 'webhook', 'delivery', 'invitation'].includes(value.kind),
+      ['list', 'task', 'comment', 'entry', 'key', 'webhook', 'view', 'delivery', 'invitation'].includes(value.kind),
   );
   if (request.sender !== 'owner' && namesGuardedObject && response.status < 300) {
     fail(`the ${request.sender} succeeded on the owner's object`);

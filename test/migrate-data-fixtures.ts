@@ -102,6 +102,17 @@ export async function fillWorkspace(url: string) {
     expectStatus(await mate.api.patch(`/v1/tasks/${discussed}/comments/${said.id}`, { body: 'Ça marche ✓✓' }), 200);
     const unsaid = expectStatus(await owner.api.post(`/v1/tasks/${discussed}/comments`, { body: 'Oops' }), 201);
     expectStatus(await owner.api.delete(`/v1/tasks/${discussed}/comments/${unsaid.id}`), 200);
+    // Saved views (migration 0019): a private one and a shared one, with filters and a sort.
+    const urgent = {
+      name: 'Urgent',
+      filters: { priority: ['urgent'], taskListId: [String(list.id)] },
+      sort: '-dueDate',
+    };
+    expectStatus(await owner.api.post('/v1/views', { ...urgent, layout: 'rows' }), 201);
+    expectStatus(
+      await mate.api.post('/v1/views', { name: 'Ça', filters: {}, layout: 'board', sharedWithTeam: true }),
+      201,
+    );
     const doomed = expectStatus(await owner.api.post('/v1/tasks', { title: 'Deleted' }), 201);
     expectStatus(await owner.api.delete(`/v1/tasks/${doomed.id}`), 200);
     return { owner, retried, first: first.body, doomed, waitingToken: tokenOf(waiting.link) };

@@ -36,6 +36,7 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
     'team',
     'key',
     'webhook',
+    'view',
     'delivery',
     'invitation',
     'memberlessList',
@@ -141,6 +142,8 @@ function realValue(world: World, kind: ObjectKind): string | number {
       return world.webhookId;
     case 'delivery':
       return world.deliveryId;
+    case 'view':
+      return world.viewId;
     case 'memberlessList':
       return world.memberlessListId;
   }
@@ -155,6 +158,7 @@ function missingValue(kind: ObjectKind): string | number {
     kind === 'label' ||
     kind === 'moveTo' ||
     kind === 'delivery' ||
+    kind === 'view' ||
     kind === 'memberlessList'
     ? MISSING_NUMBER
     : MISSING_UUID;
@@ -162,6 +166,8 @@ function missingValue(kind: ObjectKind): string | number {
 
 /** A value the schema accepts, for a field that names no object. */
 function example(schema: JsonSchema, where: string): unknown {
+  // A value no rule of thumb makes (an opaque cursor): the schema's own example.
+  if (schema.example !== undefined || Array.isArray(schema.examples)) return schema.example ?? schema.examples[0];
   if (Array.isArray(schema.enum)) return schema.enum.find((v: unknown) => v !== null) ?? null;
   const types = typesOf(schema);
   if (types.includes('string')) {
@@ -296,6 +302,8 @@ const OUTSIDER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => { s
   key: (id) => ({ status: 404, message: `API key ${id} not found.` }),
   // A teammate's webhook is theirs alone: as if it did not exist.
   webhook: (id) => ({ status: 404, message: `Webhook ${id} not found.` }),
+  // A teammate's private view is theirs alone: as if it did not exist.
+  view: (id) => ({ status: 404, message: `View ${id} not found.` }),
   // Only owners and admins see the team's invitations; a plain member is told so.
   invitation: () => ({ status: 403, message: "Only the team's owners and admins can manage invitations." }),
 };
@@ -306,6 +314,7 @@ const STRANGER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => str
   task: (id) => `Task ${id} not found.`,
   key: (id) => `API key ${id} not found.`,
   webhook: (id) => `Webhook ${id} not found.`,
+  view: (id) => `View ${id} not found.`,
   invitation: (id) => `Invitation ${id} not found.`,
   status: (id) => `Task status ${id} not found.`,
 };
@@ -331,7 +340,7 @@ export function expectationFor(route: ApiRoute, who: Who, references: Reference[
       outcome: 'refused',
       status: refusal?.status,
       message: refusal?.message,
-      likeMissing: pathRef.kind === 'key' || pathRef.kind === 'webhook',
+      likeMissing: pathRef.kind === 'key' || pathRef.kind === 'webhook' || pathRef.kind === 'view',
       why: `the path names a ${pathRef.kind} the teammate has no access to`,
     };
   }

@@ -118,7 +118,8 @@ function toApiRoute(method: string, path: string, operation: JsonSchema): ApiRou
   const parameters: (Parameter & { in: string })[] = (operation.parameters ?? []).map((p: JsonSchema) => ({
     in: p.in,
     name: p.name,
-    schema: p.schema ?? {},
+    // OpenAPI lifts a parameter's example out of its schema: put it back, for the tests that need one.
+    schema: p.example === undefined ? (p.schema ?? {}) : { ...p.schema, example: p.example },
     required: p.required === true,
   }));
   const bodySchema = operation.requestBody?.content?.['application/json']?.schema;

@@ -56,6 +56,8 @@ export interface World {
   /** The owner's webhook (to WORLD_WEBHOOK_URL; test servers send nothing) and one delivery queued to it. */
   webhookId: string;
   deliveryId: number;
+  /** The owner's private view. */
+  viewId: number;
   /** A list of the team with no members left (as a removal leaves one): only its owners and admins may join it. */
   memberlessListId: number;
   /** In the list's name and the task's title and description: only the owner and mate may see it. */
@@ -110,6 +112,10 @@ export async function createWorld(server: TestServer): Promise<World> {
   const invitation = expectStatus(await owner.api.post('/v1/invitations', { role: 'member' }), 201);
   const webhook = expectStatus(await owner.api.post('/v1/webhooks', { url: WORLD_WEBHOOK_URL }), 201);
   const delivery = expectStatus(await owner.api.post(`/v1/webhooks/${webhook.id}/test`), 202);
+  const view = expectStatus(
+    await owner.api.post('/v1/views', { name: `View ${listMarker}`, filters: {}, layout: 'rows' }),
+    201,
+  );
   // Written directly: the list its creator's removal would leave behind, without the removal.
   const memberless = await insertList(server.store.db, {
     teamId: team.id,
@@ -139,6 +145,7 @@ export async function createWorld(server: TestServer): Promise<World> {
     spareKeyId: spare.record.id,
     webhookId: webhook.id,
     deliveryId: delivery.id,
+    viewId: view.id,
     memberlessListId: memberless.id,
     listMarker,
     teamMarker,

@@ -83,3 +83,9 @@ export const ACTIVITY_KINDS = [
   'comment.deleted',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/** What GET /v1/tasks can sort by (`sort=<key>` ascending, `sort=-<key>` descending). */
+export const TASK_SORT_KEYS = ['number', 'dueDate', 'priority', 'updatedAt', 'createdAt', 'title'] as const;
+export type TaskSortKey = (typeof TASK_SORT_KEYS)[number];
+export const TASK_SORTS = TASK_SORT_KEYS.flatMap((key) => [key, `-${key}`]) as `${'' | '-'}${TaskSortKey}`[];
+export type TaskSortParam = (typeof TASK_SORTS)[number];

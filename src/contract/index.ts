@@ -19,3 +19,4 @@ export * from './webhooks.js';
 export * from './invitations.js';
 export * from './labels.js';
 export * from './search.js';
+export * from './views.js';

@@ -12,7 +12,7 @@ import {
   StringEnum,
   Uuid,
 } from './common.js';
-import { PRIORITIES, type Priority } from './enums.js';
+import { PRIORITIES, TASK_SORT_KEYS, TASK_SORTS, type Priority } from './enums.js';
 import { Label, MAX_LABELS_PER_TASK } from './labels.js';
 
 /** Longest task title, in characters (Unicode code points). */
@@ -71,6 +71,16 @@ const StatusId = Type.Integer({
 });
 
 export const TaskIdParams = IdParam('taskId');
+
+export const TaskSort = StringEnum(TASK_SORTS, {
+  errorMessage: `sort must be one of ${TASK_SORT_KEYS.join(', ')}, each with a leading - for descending.`,
+  description:
+    'The order: a key ascending, or descending with a leading `-`. Ties are broken by id (in the same direction); ' +
+    'tasks without a due date or priority come last either way. Priority ascends low, medium, high, urgent; ' +
+    'title ascends by lower-cased code points. Without sort: newest first, as always.',
+});
+/** Most characters of a cursor: it carries a sort value, a title at most (500 characters). */
+const MAX_CURSOR_LENGTH = 4_096;
 
 /** A filter given by repeating its parameter: a task matches any of the values. */
 const repeated = (what: string) => `${what}; a task matches any of them. Repeat the parameter to give several.`;
@@ -146,10 +156,38 @@ export const TaskQuery = Type.Object(
         description: 'The most tasks returned, a whole number from 1 to 1000; default 1000.',
       }),
     ),
+    sort: Type.Optional(TaskSort),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_CURSOR_LENGTH,
+        pattern: '^[A-Za-z0-9_-]+$',
+        errorMessage: 'cursor must be a cursor from the Link header of a sorted page of GET /v1/tasks.',
+        // sort=number's position after task number 1 (id 1).
+        examples: ['WyJudW1iZXIiLDEsMV0'],
+        description:
+          "With `sort` only: where the next page starts, as the previous page's Link header names it (opaque). " +
+          'A sorted page that has more after it sends `Link: <…&cursor=…>; rel="next"`.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type TaskQuery = Static<typeof TaskQuery>;
+
+/**
+ * GET /v1/tasks's filters: its query parameters but the page's own (limit, sort, cursor). A saved
+ * view stores these, validated by this schema, so a filter added to GET /v1/tasks is a view's too.
+ */
+const PAGE_PARAMETERS: readonly string[] = ['limit', 'sort', 'cursor'];
+export const TaskFilters = Type.Object(
+  Object.fromEntries(Object.entries(TaskQuery.properties).filter(([name]) => !PAGE_PARAMETERS.includes(name))) as Omit<
+    typeof TaskQuery.properties,
+    'limit' | 'sort' | 'cursor'
+  >,
+  { additionalProperties: false },
+);
+export type TaskFilters = Static<typeof TaskFilters>;
 
 export const CreateTaskBody = Type.Object(
   {

@@ -17,11 +17,14 @@ export function sendPage<T extends { id: number }>(
   cursor: string,
 ): T[] {
   const last = page.items[page.items.length - 1];
-  if (page.more && last) {
-    // Only the path and query matter; the base is needed to parse them and is not sent.
-    const next = new URL(request.url, 'http://localhost');
-    next.searchParams.set(cursor, String(last.id));
-    reply.header(NEXT_PAGE_HEADER, `<${next.pathname}${next.search}>; rel="next"`);
-  }
+  if (page.more && last) linkNextPage(request, reply, cursor, String(last.id));
   return page.items;
+}
+
+/** Names the next page: this request with its `cursor` parameter set to `value`. */
+export function linkNextPage(request: FastifyRequest, reply: FastifyReply, cursor: string, value: string): void {
+  // Only the path and query matter; the base is needed to parse them and is not sent.
+  const next = new URL(request.url, 'http://localhost');
+  next.searchParams.set(cursor, value);
+  reply.header(NEXT_PAGE_HEADER, `<${next.pathname}${next.search}>; rel="next"`);
 }

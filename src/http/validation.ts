@@ -7,6 +7,7 @@ import { Ajv, type AnySchemaObject, type ErrorObject, type KeywordDefinition, ty
 import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { closestNames } from './unknown-query.js';
 
 // ajv-formats ships CommonJS with a default export; under NodeNext it arrives wrapped.
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
@@ -184,4 +185,36 @@ export function validationMessage(errors: ErrorObject[], context: string | undef
     default:
       return `${field} is invalid.`;
   }
+}
+
+const queryLikeValidators = new WeakMap<object, ReturnType<Ajv['compile']>>();
+
+/**
+ * Query parameters held in a body (a saved view's `filters`), judged as the query string would
+ * be: by the same schema and coercion, so they are exactly what the endpoint itself accepts, and
+ * come back as it takes them (ids as strings, one value as a one-item array). Unknown names are
+ * refused rather than dropped. Returns the parameters, or the sentence that refuses them.
+ */
+export function checkQueryLike<T>(
+  schema: { properties: Record<string, unknown> },
+  value: Record<string, unknown>,
+): { ok: T } | { error: string } {
+  const known = Object.keys(schema.properties);
+  const unknown = Object.keys(value).find((name) => !known.includes(name));
+  if (unknown !== undefined) {
+    const closest = closestNames(unknown, known);
+    const hint = closest.length > 0 ? `Did you mean ${closest.join(' or ')}?` : `It takes ${known.join(', ')}.`;
+    return { error: `${unknown.slice(0, 60)} is not a parameter of GET /v1/tasks. ${hint}` };
+  }
+  let validate = queryLikeValidators.get(schema);
+  if (!validate) queryLikeValidators.set(schema, (validate = stringPartsAjv.compile(schema)));
+  const data = structuredClone(value);
+  if (!validate(data)) return { error: validationMessage(validate.errors ?? [], 'querystring') };
+  const at = unstorableTextAt(data);
+  if (at !== null) {
+    return {
+      error: validationMessage([{ keyword: 'storableText', instancePath: at, schemaPath: '#', params: {} }], ''),
+    };
+  }
+  return { ok: data as T };
 }

@@ -9,8 +9,8 @@
  *   `lockOwners`);
  * - an admin can neither change nor remove an owner, nor make anyone an owner;
  * - a removal takes the member's list memberships and assignments in the team with it
- *   (teams.repository.ts, `deleteMember`), disables their webhooks there and revokes the
- *   invitations they made; their keys and sessions for the team stop working on the next
+ *   (teams.repository.ts, `deleteMember`), disables their webhooks there, deletes their private
+ *   views and hands their shared ones to the team, and revokes the invitations they made; their keys and sessions for the team stop working on the next
  *   request (authentication reads the membership), and every process's event streams held with
  *   them end at once (changes/publisher.ts, `endedAccess`);
  * - a demotion revokes, with it, the invitations the member made that the new role could not
@@ -32,6 +32,7 @@ import { revokeInvitationsBy } from '../invitations/invitations.repository.js';
 import { joinSharedLists } from '../lists/shared-lists.js';
 import { afterCommit, type Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
+import { handOverViewsOfLeaver } from '../views/views.repository.js';
 import { disableWebhooksOfLeaver } from '../webhooks/webhooks.repository.js';
 import { mayInviteAs, requireManager } from '../team/roles.js';
 import { recordInvitationEvents, recordMemberEvent } from '../team/team-events.js';
@@ -149,6 +150,7 @@ export async function removeMember(
     await teams.deleteMember(trx, teamId, userId, 'caller' in actor ? actor.caller.userId : null);
     const now = new Date().toISOString();
     await disableWebhooksOfLeaver(trx, teamId, userId, now);
+    await handOverViewsOfLeaver(trx, teamId, userId);
     const revoked = await revokeInvitationsBy(trx, teamId, userId, now);
     await recordMemberEvent(trx, teamId, 'member.removed', userId);
     await recordInvitationEvents(trx, teamId, 'invitation.revoked', revoked);

@@ -50,6 +50,8 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   { table: 'webhook_event_types', key: ['webhook_id', 'type'] },
   { table: 'webhook_deliveries', key: ['id'] },
   { table: 'webhook_attempts', key: ['id'] },
+  // Saved views (migration 0019).
+  { table: 'views', key: ['id'] },
   // So that a client retrying a POST across the move gets its first answer, not a second write.
   { table: 'idempotency_keys', key: ['credential', 'team_id', 'key_hash'] },
 ];

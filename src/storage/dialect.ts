@@ -161,6 +161,17 @@ export async function lockSetup(trx: Kysely<any>, dialect: DialectName): Promise
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${SETUP_LOCK_ID})`.execute(trx);
 }
 
+/**
+ * Serializes the transactions that take the same `key` until each ends: for a check-then-insert
+ * with no row to lock (a person's view count). PostgreSQL: a transaction-scoped advisory lock on
+ * the key's 32-bit hash (apart from the setup lock's id, which is beyond 32 bits); two keys that
+ * collide only wait for each other. SQLite: nothing, `begin immediate` already serializes writers.
+ */
+export async function lockKey(trx: Kysely<any>, key: string): Promise<void> {
+  if (!trx.isTransaction) throw new Error('A lock taken outside a transaction would end with its statement.');
+  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+}
+
 /** An arbitrary constant naming tasklane's setup lock among a database's advisory locks. */
 const SETUP_LOCK_ID = 7_270_431_001;
 

@@ -20,6 +20,7 @@ import { sharedLists } from './migrations/0015_shared_lists.js';
 import { teamSetup } from './migrations/0016_team_setup.js';
 import { labels } from './migrations/0017_labels.js';
 import { fullTextSearch } from './migrations/0018_full_text_search.js';
+import { viewsAndTaskSorts } from './migrations/0019_views_and_task_sorts.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -42,6 +43,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0016_team_setup': teamSetup(),
     '0017_labels': labels(dialect),
     '0018_full_text_search': fullTextSearch(dialect),
+    '0019_views_and_task_sorts': viewsAndTaskSorts(dialect),
   };
 }
 

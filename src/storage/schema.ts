@@ -268,6 +268,23 @@ export interface InvitationsTable {
   revoked_at: string | null;
 }
 
+/** A saved view (migration 0019; views/): GET /v1/tasks's filters and sort, and a layout, by name. */
+export interface ViewsTable {
+  id: Generated<number>;
+  team_id: string;
+  /** null: the team's, its author having left. */
+  author_id: string | null;
+  name: string;
+  name_key: string;
+  /** JSON of contract TaskFilters. */
+  filters: string;
+  sort: string | null;
+  layout: string;
+  shared_with_team: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Tables {
   teams: TeamsTable;
   users: UsersTable;
@@ -292,6 +309,7 @@ export interface Tables {
   invitations: InvitationsTable;
   labels: LabelsTable;
   task_labels: TaskLabelsTable;
+  views: ViewsTable;
 }
 
 /** A connection or a transaction: repositories accept either. */

@@ -8,11 +8,12 @@
  */
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Caller } from '../caller.js';
-import type { Priority } from '../contract/enums.js';
-import type { LabelledTaskSummary } from '../contract/index.js';
+import { PRIORITIES, type Priority } from '../contract/enums.js';
+import type { LabelledTaskSummary, TaskSortKey } from '../contract/index.js';
 import { labelsOf, labelsOfRow, tasksWithAnyLabel } from '../labels/task-labels.repository.js';
 import { jsonBoolean, jsonObject, jsonRows, jsonText, writesJsonInProcess } from '../storage/dialect.js';
 import type { Db, Tables } from '../storage/schema.js';
+import { sortExpression } from '../storage/task-order.js';
 import { titleSearchWalk } from '../storage/title-search.js';
 import { canAccess, mayAccessAllOf } from './access.js';
 import { assigneesOf, assigneesOfRow, visibleListsOf, visibleListsOfRow } from './task-links.repository.js';
@@ -33,7 +34,24 @@ export interface TaskFilter {
   /** Each row also carries its labels (`include=labels`). */
   withLabels?: boolean;
   limit: number;
+  sort?: TaskSort;
 }
+
+/** A `sort=` order, and where its page starts (the cursor: after this task, at this sort value). */
+export interface TaskSort {
+  key: TaskSortKey;
+  descending: boolean;
+  after?: SortPosition;
+}
+
+/** A task's place in a sorted order: its sort value (null: it has none) and its id, the tie-breaker. */
+export interface SortPosition {
+  value: string | number | null;
+  id: number;
+}
+
+/** The sorts whose values may be empty: those tasks come last, whichever the direction. */
+export const NULLABLE_SORTS: ReadonlySet<TaskSortKey> = new Set(['dueDate', 'priority']);
 
 /** A search as title_search holds titles: folded to lower case. */
 const searchText = (query: string): string => query.toLowerCase();
@@ -110,7 +128,7 @@ function walk(db: Db, filter: TaskFilter): { query: TaskQuery; order: string; li
   return { query: db.selectFrom('tasks as t'), order: 't.id' };
 }
 
-/** The caller's accessible tasks matching every filter, newest first (by id, descending): `t`, and its status `s`. */
+/** The caller's accessible tasks matching every filter: `t`, and its status `s`; and the column of the walk's order. */
 function matchingTasks(db: Db, caller: Caller, filter: TaskFilter) {
   const start = walk(db, filter);
   let query = start.query
@@ -156,7 +174,77 @@ function matchingTasks(db: Db, caller: Caller, filter: TaskFilter) {
     query = query.where(sql<boolean>`t.title_search like ${likePattern(filter.query)} escape '\\'`);
   }
 
-  return query.orderBy(sql.ref(start.order), 'desc').limit(filter.limit);
+  return { query, order: start.order };
+}
+
+type Matching = ReturnType<typeof matchingTasks>['query'];
+
+/**
+ * A page's statements, run one after another while the page has room: each takes the rows it
+ * may still add. Without `sort`, one: newest first, as published. With one, its order by value
+ * then id, from the cursor on, one row past the limit (so the page knows whether more remain).
+ * Each statement is a range of one index (migration 0019), read in order from the cursor:
+ * - a sort's tasks that have a value, by (value, id); those without one after them, by id;
+ * - priority, which has four values, one value at a time by id (a row-value range over an
+ *   expression of the priority would not seek on SQLite, so a deep page would read every task
+ *   before it), then the tasks without one.
+ */
+function pageParts(db: Db, caller: Caller, filter: TaskFilter): ((rows: number) => Matching)[] {
+  const { query, order } = matchingTasks(db, caller, filter);
+  const sort = filter.sort;
+  if (!sort) return [(rows) => query.orderBy(sql.ref(order), 'desc').limit(rows)];
+  const value = sortExpression(db, sort.key);
+  const direction = sort.descending ? 'desc' : 'asc';
+  const past = sort.descending ? '<' : '>';
+  const after = sort.after;
+  /** The tasks of `part` by id, after `afterId` if given. */
+  const byId = (part: Matching, afterId?: number) => (rows: number) =>
+    (afterId === undefined ? part : part.where('t.id', past, afterId)).orderBy('t.id', direction).limit(rows);
+  const withoutValue = query.where(sql<boolean>`${value} is null`);
+  if (sort.key === 'priority') {
+    const values = [...(sort.descending ? [...PRIORITIES].reverse() : PRIORITIES), null];
+    const from = after ? values.indexOf(after.value as Priority | null) : 0;
+    return values
+      .slice(from)
+      .map((priority, i) =>
+        byId(
+          priority === null ? withoutValue : query.where('t.priority', '=', priority),
+          i === 0 ? after?.id : undefined,
+        ),
+      );
+  }
+  if (after?.value === null) return [byId(withoutValue, after.id)];
+  const withValue = (rows: number) => {
+    let part = NULLABLE_SORTS.has(sort.key) ? query.where(sql<boolean>`${value} is not null`) : query;
+    // number never ties (unique in a team), so its value alone is a position.
+    if (after && sort.key === 'number') part = part.where(sql<boolean>`${value} ${sql.raw(past)} ${after.value}`);
+    else if (after) part = part.where(sql<boolean>`(${value}, t.id) ${sql.raw(past)} (${after.value}, ${after.id})`);
+    part = part.orderBy(value, direction);
+    return (sort.key === 'number' ? part : part.orderBy('t.id', direction)).limit(rows);
+  };
+  return NULLABLE_SORTS.has(sort.key) ? [withValue, byId(withoutValue)] : [withValue];
+}
+
+/** The rows of a page's parts, in order, up to `limit`. */
+async function readParts<R>(
+  parts: ((rows: number) => Matching)[],
+  limit: number,
+  read: (part: Matching) => Promise<R[]>,
+) {
+  const rows: R[] = [];
+  for (const part of parts) {
+    if (rows.length >= limit) break;
+    rows.push(...(await read(part(limit - rows.length))));
+  }
+  return rows;
+}
+
+/** A sorted page reads one row more than it returns: whether it exists says whether more remain. */
+const rowsToRead = (filter: TaskFilter) => (filter.sort ? filter.limit + 1 : filter.limit);
+
+/** The sort value selected with each row of a sorted page, to make the next page's cursor of the last. */
+function sortValueOf(db: Db, filter: TaskFilter) {
+  return (filter.sort ? sortExpression(db, filter.sort.key) : sql.lit(null)).as('sort_value');
 }
 
 /**
@@ -166,6 +254,16 @@ function matchingTasks(db: Db, caller: Caller, filter: TaskFilter) {
 export interface TaskPage {
   rows: { id: number }[];
   body: string | LabelledTaskSummary[];
+  /** A sorted page that has more after it: where the next starts. */
+  next?: SortPosition;
+}
+
+/** The page's rows and where the next page starts, given the rows read (`rowsToRead`). */
+function cut<R extends { id: number; sort_value: unknown }>(filter: TaskFilter, read: R[]) {
+  if (read.length <= filter.limit) return { rows: read };
+  const rows = read.slice(0, filter.limit);
+  const last = rows[rows.length - 1]!;
+  return { rows, next: { value: last.sort_value as SortPosition['value'], id: last.id } };
 }
 
 /**
@@ -178,35 +276,50 @@ export interface TaskPage {
 export async function findPage(db: Db, caller: Caller, filter: TaskFilter): Promise<TaskPage> {
   if (!writesJsonInProcess(db)) {
     const page = await findSummaryRows(db, caller, filter);
-    return { rows: page.rows, body: presentSummaries(page) };
+    return { rows: page.rows, body: presentSummaries(page), next: page.next };
   }
-  const rows = await matchingTasks(db, caller, filter)
-    .select((eb) => ['t.id', summaryJson(db, eb, caller.userId, filter.withLabels ?? false).as('summary')])
-    .execute();
-  return { rows, body: `[${rows.map((row) => row.summary).join(',')}]` };
+  const read = await readParts(pageParts(db, caller, filter), rowsToRead(filter), (part) =>
+    part
+      .select((eb) => [
+        't.id',
+        summaryJson(db, eb, caller.userId, filter.withLabels ?? false).as('summary'),
+        sortValueOf(db, filter),
+      ])
+      .execute(),
+  );
+  const { rows, next } = cut(filter, read);
+  return { rows, body: `[${rows.map((row) => row.summary).join(',')}]`, next };
 }
 
-async function findSummaryRows(db: Db, caller: Caller, filter: TaskFilter): Promise<SummaryRows> {
-  const rows = await matchingTasks(db, caller, filter)
-    .select([
-      't.id',
-      't.title',
-      't.number',
-      't.priority',
-      't.due_date',
-      't.parent_id',
-      't.created_at',
-      't.updated_at',
-      's.id as status_id',
-      's.name as status_name',
-      's.is_completed',
-    ])
-    .execute();
+async function findSummaryRows(
+  db: Db,
+  caller: Caller,
+  filter: TaskFilter,
+): Promise<SummaryRows & { next?: SortPosition }> {
+  const read = await readParts(pageParts(db, caller, filter), rowsToRead(filter), (part) =>
+    part
+      .select([
+        't.id',
+        't.title',
+        't.number',
+        't.priority',
+        't.due_date',
+        't.parent_id',
+        't.created_at',
+        't.updated_at',
+        's.id as status_id',
+        's.name as status_name',
+        's.is_completed',
+        sortValueOf(db, filter),
+      ])
+      .execute(),
+  );
+  const { rows, next } = cut(filter, read);
   const taskIds = rows.map((r) => r.id);
   const [assignees, taskLists, labels] = await Promise.all([
     assigneesOf(db, taskIds),
     visibleListsOf(db, caller, taskIds),
     filter.withLabels ? labelsOf(db, taskIds) : undefined,
   ]);
-  return { rows, assignees, taskLists, labels };
+  return { rows, assignees, taskLists, labels, next };
 }

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import { withEtag } from '../http/etag.js';
 import { sendJson } from '../http/json-text.js';
+import { linkNextPage } from '../http/next-page.js';
 import type { App, AppDeps } from '../http/app-types.js';
-import { errorResponses, fixedTextErrorResponses } from '../contract/common.js';
+import { errorResponses, fixedTextErrorResponses, NEXT_PAGE_HEADER } from '../contract/common.js';
 import { toId } from '../ids.js';
 import type { TaskFilter } from './task-query.js';
 import {
@@ -16,6 +17,7 @@ import {
   UpdateTaskBody,
 } from '../contract/tasks.js';
 import * as service from './tasks.service.js';
+import { encodeCursor, toSort } from './task-cursor.js';
 
 const tags = ['Tasks'];
 
@@ -36,6 +38,7 @@ function toFilter(query: TaskQuery): TaskFilter {
     labelIds: query.labelId?.map(filterId),
     withLabels: query.include === 'labels',
     limit: query.limit === undefined ? 1000 : Number(query.limit),
+    sort: toSort(query.sort, query.cursor),
   };
 }
 
@@ -44,14 +47,28 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
     '/v1/tasks',
     {
       schema: {
-        summary: 'Tasks the caller may access, newest first; filters combine with AND, repeated values with OR',
+        summary:
+          'Tasks the caller may access, newest first or by `sort`; filters combine with AND, repeated values with OR',
         tags,
         querystring: TaskQuery,
-        response: { 200: Type.Array(LabelledTaskSummary), ...errorResponses(400) },
+        response: {
+          200: Type.Array(LabelledTaskSummary, {
+            headers: {
+              [NEXT_PAGE_HEADER]: Type.String({
+                description:
+                  'Sorted pages only, when more tasks remain: this request with `cursor` set for the next page.',
+              }),
+            },
+          }),
+          ...errorResponses(400),
+        },
       },
     },
-    async (request, reply) =>
-      sendJson(reply, await service.listTasks(request.store, request.caller, toFilter(request.query))),
+    async (request, reply) => {
+      const page = await service.listTasks(request.store, request.caller, toFilter(request.query));
+      if (page.next) linkNextPage(request, reply, 'cursor', encodeCursor(request.query.sort!, page.next));
+      return sendJson(reply, page.body);
+    },
   );
 
   app.post(

@@ -15,7 +15,6 @@ import type {
   Person,
   TaskDeleted,
   TaskDetail,
-  LabelledTaskSummary,
   TaskUpdateResult,
   UpdateTaskBody,
 } from '../contract/index.js';
@@ -34,7 +33,7 @@ import { keptMembersAmong } from '../team/teams.repository.js';
 import { recordEvent, recordTaskCreated } from '../changes/outbox.js';
 import { readersOf } from './access.js';
 import { changedFields, listsAfter, setChange } from './task-activity.js';
-import { findPage, type TaskFilter } from './task-query.js';
+import { findPage, type TaskFilter, type TaskPage } from './task-query.js';
 import * as links from './task-links.repository.js';
 import * as tasks from './tasks.repository.js';
 import type { ParentRow, TaskChanges, TaskRecord } from './tasks.repository.js';
@@ -92,13 +91,12 @@ export function keepAccessibleTask(trx: Db, caller: Caller, rawTaskId: string): 
   return accessibleTask(rawTaskId, (taskId) => tasks.findTaskLocked(trx, caller, taskId, 'keep'));
 }
 
-/** The page: TaskSummary[], or the same as JSON text where the database wrote it (task-query.ts). */
-export async function listTasks(
-  store: Store,
-  caller: Caller,
-  filter: TaskFilter,
-): Promise<string | LabelledTaskSummary[]> {
-  return (await findPage(store.db, caller, filter)).body;
+/**
+ * The page: TaskSummary[], or the same as JSON text where the database wrote it (task-query.ts),
+ * and for a sorted page with more after it, where the next starts.
+ */
+export function listTasks(store: Store, caller: Caller, filter: TaskFilter): Promise<TaskPage> {
+  return findPage(store.db, caller, filter);
 }
 
 /** One statement reads the task, whether the caller may access it, and its parts (`findDetail`). */

@@ -4,6 +4,7 @@
  * strange unicode strings, prototype keys, number tokens JSON.parse turns into Infinity).
  */
 import fc from 'fast-check';
+import { TaskFilters } from '../../src/contract/index.js';
 import type { JsonSchema } from '../route-table.js';
 import { Entries, Many, Ref, Repeat, Token, type RefKind, type Value } from './values.js';
 
@@ -23,6 +24,7 @@ export function refKindOf(name: string, schema: JsonSchema): RefKind | undefined
   // An entry of a task's activity.
   if (/^entryId$/.test(name)) return 'entry';
   if (/webhook/i.test(name)) return 'webhook';
+  if (/^viewId$/.test(name)) return 'view';
   if (/delivery/i.test(name)) return 'delivery';
   if (/status/i.test(name)) return 'status';
   if (/label/i.test(name)) return 'label';
@@ -117,6 +119,8 @@ function validNumber(schema: JsonSchema, integer: boolean, kind: RefKind | undef
 
 /** Values the schema accepts (ids often naming the fixture's real objects). */
 export function validArb(schema: JsonSchema, name: string): fc.Arbitrary<Value> {
+  // A saved view's filters: an open object in the body, checked against GET /v1/tasks's parameters.
+  if (name === 'filters' && !schema.properties) return objectArb(TaskFilters as JsonSchema);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as Value[]));
   const kind = refKindOf(name, schema);
   const options: fc.Arbitrary<Value>[] = [];

@@ -19,6 +19,7 @@ export type RefKind =
   | 'email'
   | 'password'
   | 'webhook'
+  | 'view'
   | 'delivery'
   | 'invitation'
   | 'invitationToken'

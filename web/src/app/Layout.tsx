@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { routeOf, useLocation, type Route } from '../lib/router';
 import { ListPage } from '../tasks/ListPage';
+import { ViewPage } from '../views/ViewPage';
 import { MyTasksPage } from '../tasks/MyTasksPage';
 import { TaskDetailPage } from '../detail/TaskDetailPage';
 import { SettingsPage } from '../settings/SettingsPage';
@@ -83,6 +84,8 @@ function Page({ route }: { route: Route }) {
       return <MyTasksPage />;
     case 'list':
       return <ListPage key={route.listId} listId={route.listId} />;
+    case 'view':
+      return <ViewPage key={route.viewId} viewId={route.viewId} />;
     case 'task':
       return <TaskDetailPage key={route.taskId} taskId={route.taskId} />;
     case 'settings':

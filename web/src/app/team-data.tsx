@@ -8,7 +8,8 @@ import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useMemo } from 'preact/hooks';
 import { fetchLists } from '../api/lists';
 import { fetchLabels, fetchMembers, fetchStatuses } from '../api/team';
-import type { Label, Member, TaskList, TaskStatus } from '@contract';
+import { fetchViews } from '../api/views';
+import type { Label, Member, TaskList, TaskStatus, View } from '@contract';
 import { useAsync } from '../lib/use-async';
 import { useLiveEvent } from './live';
 
@@ -25,7 +26,11 @@ export interface TeamData {
   /** Empty while loading (the caller is always one). */
   members: Member[];
   membersError: string | null;
+  /** The caller's saved views and the team's shared ones (the sidebar); undefined while loading. */
+  views: View[] | undefined;
+  viewsError: string | null;
   reloadLists: () => void;
+  reloadViews: () => void;
   reloadStatuses: () => void;
   reloadLabels: () => void;
   reloadMembers: () => void;
@@ -44,12 +49,15 @@ export function TeamDataProvider({ children }: { children: ComponentChildren }) 
   const statuses = useAsync(fetchStatuses, []);
   const labels = useAsync(fetchLabels, []);
   const members = useAsync(fetchMembers, []);
+  // Views send no events: they are read again at a sync, and after this tab changes one.
+  const views = useAsync(fetchViews, []);
 
   useLiveEvent((event) => {
     if (event.type.startsWith('taskList.') || event.type === 'sync.required') lists.reloadSoon();
     if (event.type.startsWith('taskStatus.') || event.type === 'sync.required') statuses.reloadSoon();
     if (event.type.startsWith('label.') || event.type === 'sync.required') labels.reloadSoon();
     if (event.type.startsWith('member.') || event.type === 'sync.required') members.reloadSoon();
+    if (event.type === 'sync.required') views.reloadSoon();
   });
 
   const value = useMemo<TeamData>(
@@ -62,12 +70,26 @@ export function TeamDataProvider({ children }: { children: ComponentChildren }) 
       labelsError: labels.error,
       members: members.data ?? [],
       membersError: members.error,
+      views: views.data,
+      viewsError: views.error,
       reloadLists: lists.reload,
+      reloadViews: views.reload,
       reloadStatuses: statuses.reload,
       reloadLabels: labels.reload,
       reloadMembers: members.reload,
     }),
-    [lists.data, lists.error, statuses.data, statuses.error, labels.data, labels.error, members.data, members.error],
+    [
+      lists.data,
+      lists.error,
+      statuses.data,
+      statuses.error,
+      labels.data,
+      labels.error,
+      members.data,
+      members.error,
+      views.data,
+      views.error,
+    ],
   );
   return <TeamDataContext.Provider value={value}>{children}</TeamDataContext.Provider>;
 }

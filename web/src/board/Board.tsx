@@ -15,7 +15,7 @@ import { fetchTask } from '../api/tasks';
 import { useLiveEvent } from '../app/live';
 import { useTeamData } from '../app/team-data';
 import { countOf, plural } from '../lib/plural';
-import { hasFilters, type TaskFilters } from '../lib/task-filters';
+import { hasFilters, type TaskFilters, type TaskScope } from '../lib/task-filters';
 import { quote } from '../tasks/fields';
 import { Dialog } from '../ui/Dialog';
 import { useNotify } from '../ui/notices';
@@ -25,7 +25,7 @@ import { useBoard } from './use-board';
 
 export interface BoardProps {
   filters: TaskFilters;
-  scope: { listId?: number; assigneeId?: string };
+  scope: TaskScope;
   /** What the view says when it holds no task at all. */
   empty: ComponentChildren;
   /** Given the board's reload, for a task added above it. */

@@ -3,7 +3,7 @@
  * task goes in a column, the subtasks each card counts, and the columns a keyboard move reaches.
  */
 import type { TaskStatus, TaskSummary } from '@contract';
-import { tasksQuery, type TaskFilters } from '../lib/task-filters';
+import { tasksQuery, type TaskFilters, type TaskScope } from '../lib/task-filters';
 
 /**
  * The team's statuses in their order (GET /v1/task-statuses), less those the filters leave out:
@@ -18,11 +18,7 @@ export function boardColumns(statuses: TaskStatus[], filters: TaskFilters): Task
 }
 
 /** One column's GET /v1/tasks query: the view's filters, narrowed to the column's status. */
-export function columnQuery(
-  filters: TaskFilters,
-  scope: { listId?: number; assigneeId?: string },
-  statusId: number,
-): string {
+export function columnQuery(filters: TaskFilters, scope: TaskScope, statusId: number): string {
   return tasksQuery({ ...filters, taskStatusId: [String(statusId)] }, scope).toString();
 }
 

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 export type Route =
   | { page: 'my-tasks' }
   | { page: 'list'; listId: number }
+  | { page: 'view'; viewId: number }
   | { page: 'task'; taskId: number }
   | { page: 'settings' }
   | { page: 'missing' };
@@ -16,6 +17,8 @@ export function routeOf(path: string): Route {
   if (path === '/settings') return { page: 'settings' };
   const list = /^\/lists\/(\d{1,15})$/.exec(path);
   if (list) return { page: 'list', listId: Number(list[1]) };
+  const view = /^\/views\/(\d{1,15})$/.exec(path);
+  if (view) return { page: 'view', viewId: Number(view[1]) };
   const task = /^\/tasks\/(\d{1,15})$/.exec(path);
   if (task) return { page: 'task', taskId: Number(task[1]) };
   return { page: 'missing' };

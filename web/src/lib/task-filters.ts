@@ -4,7 +4,7 @@
  * dropped when read, so a mangled link shows a view instead of an error.
  */
 import type { TaskQuery } from '@contract';
-import { PRIORITIES, type Priority } from '@contract/enums';
+import { PRIORITIES, TASK_SORTS, type Priority, type TaskSortParam } from '@contract/enums';
 
 /** The filter parameters of GET /v1/tasks as a form holds them: '' or [] when unset. */
 export type TaskFilters = Required<
@@ -12,7 +12,16 @@ export type TaskFilters = Required<
 > & {
   /** '' for both, 'false' for open tasks only, 'true' for completed only. */
   isCompleted: NonNullable<TaskQuery['isCompleted']> | '';
+  /** The order (GET /v1/tasks `sort`), chosen from the column headers; '' newest first. */
+  sort: TaskSortParam | '';
 };
+
+/** What a page of tasks shows besides its filters: a list, my tasks, or a saved view's own parameters. */
+export interface TaskScope {
+  listId?: number;
+  assigneeId?: string;
+  params?: [string, string][];
+}
 
 export const NO_FILTERS: TaskFilters = {
   query: '',
@@ -23,6 +32,7 @@ export const NO_FILTERS: TaskFilters = {
   isCompleted: '',
   dueDateFrom: '',
   dueDateTo: '',
+  sort: '',
 };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -48,6 +58,7 @@ export function filtersFromSearch(search: string): TaskFilters {
     isCompleted: isCompleted === 'true' || isCompleted === 'false' ? isCompleted : '',
     dueDateFrom: date('dueDateFrom'),
     dueDateTo: date('dueDateTo'),
+    sort: TASK_SORTS.find((sort) => sort === params.get('sort')) ?? '',
   };
 }
 
@@ -61,6 +72,7 @@ function toParams(filters: TaskFilters): URLSearchParams {
   if (filters.isCompleted) params.set('isCompleted', filters.isCompleted);
   if (filters.dueDateFrom) params.set('dueDateFrom', filters.dueDateFrom);
   if (filters.dueDateTo) params.set('dueDateTo', filters.dueDateTo);
+  if (filters.sort) params.set('sort', filters.sort);
   return params;
 }
 
@@ -70,8 +82,9 @@ export function searchOfFilters(filters: TaskFilters): string {
   return query ? `?${query}` : '';
 }
 
+/** Whether any filter is set (an order alone filters nothing). */
 export function hasFilters(filters: TaskFilters): boolean {
-  return searchOfFilters(filters) !== '';
+  return searchOfFilters({ ...filters, sort: '' }) !== '';
 }
 
 /** How many kinds of filter are set (for the folded filter button on a phone). */
@@ -88,11 +101,12 @@ export function activeFilterCount(filters: TaskFilters): number {
 }
 
 /**
- * The GET /v1/tasks query for a view: its filters plus what the view is (a list, or my tasks),
- * and each task's labels, which rows and cards show.
+ * The GET /v1/tasks query for a view: its filters plus what the view is (a list, my tasks, or a
+ * saved view), and each task's labels, which rows and cards show.
  */
-export function tasksQuery(filters: TaskFilters, scope: { listId?: number; assigneeId?: string }): URLSearchParams {
+export function tasksQuery(filters: TaskFilters, scope: TaskScope): URLSearchParams {
   const params = toParams(filters);
+  for (const [name, value] of scope.params ?? []) params.append(name, value);
   params.set('include', 'labels');
   if (scope.listId !== undefined) params.set('taskListId', String(scope.listId));
   if (scope.assigneeId !== undefined) {

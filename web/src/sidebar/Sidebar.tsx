@@ -6,7 +6,11 @@ import type { ListColor } from '@contract/enums';
 import { useTeamData } from '../app/team-data';
 import { ListMembersDialog } from '../lists/ListMembersDialog';
 import { NoListsNote } from '../lists/NoListsNote';
-import { navigate, type Route } from '../lib/router';
+import { navigate, useLocation, type Route } from '../lib/router';
+import { filtersFromSearch, layoutFromSearch, type TaskScope } from '../lib/task-filters';
+import { useSession } from '../app/session-context';
+import { SaveView } from '../views/SaveView';
+import { viewScope, viewSearch } from '../views/view-params';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Link } from '../ui/Link';
 import { ArchivedLists } from './ArchivedLists';
@@ -19,9 +23,21 @@ interface Props {
 }
 
 export function Sidebar({ id, route }: Props) {
-  const { lists, listsError, reloadLists } = useTeamData();
+  const { lists, listsError, reloadLists, views, viewsError } = useTeamData();
   const [creating, setCreating] = useState(false);
   const [sharing, setSharing] = useState<TaskList | null>(null);
+  const [saving, setSaving] = useState(false);
+  const { session } = useSession();
+  const { search } = useLocation();
+  // The page a view can be saved from: a list, my tasks, or a view (saved again as another).
+  const view = route.page === 'view' ? views?.find((candidate) => candidate.id === route.viewId) : undefined;
+  const scope: TaskScope | undefined =
+    route.page === 'list'
+      ? { listId: route.listId }
+      : route.page === 'my-tasks'
+        ? { assigneeId: session.user.id }
+        : view && viewScope(view);
+  const pageSearch = search || (view ? viewSearch(view) : '');
 
   const create = async (name: string, color: ListColor, sharedWithTeam: boolean) => {
     const list = await createList(name, color, sharedWithTeam);
@@ -73,6 +89,39 @@ export function Sidebar({ id, route }: Props) {
               current={route.page === 'list' && route.listId === list.id}
               onShare={setSharing}
             />
+          ))}
+        </ul>
+
+        <div class="sidebar-section-title">
+          <h2 class="sidebar-heading">Views</h2>
+          {scope && (
+            <button type="button" class="button-quiet small" aria-expanded={saving} onClick={() => setSaving(!saving)}>
+              + Save view
+            </button>
+          )}
+        </div>
+        {saving && scope && (
+          <SaveView
+            filters={filtersFromSearch(pageSearch)}
+            scope={scope}
+            layout={layoutFromSearch(pageSearch)}
+            onClose={() => setSaving(false)}
+          />
+        )}
+        <ErrorNote message={viewsError} />
+        {views?.length === 0 && !saving && <p class="muted small">Save a page's filters and order as a view.</p>}
+        <ul class="sidebar-lists" aria-label="Saved views">
+          {views?.map((view) => (
+            <li key={view.id}>
+              <Link
+                href={`/views/${view.id}`}
+                class="nav-item"
+                aria-current={route.page === 'view' && route.viewId === view.id ? 'page' : undefined}
+              >
+                <span class="nav-name">{view.name}</span>
+                {view.sharedWithTeam && <small class="muted"> (shared)</small>}
+              </Link>
+            </li>
           ))}
         </ul>
 

@@ -5,6 +5,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { TaskSummary } from '@contract';
+import type { TaskSortParam } from '@contract/enums';
 import type { NewTaskDefaults } from '../api/tasks';
 import { useTeamData } from '../app/team-data';
 import { Link } from '../ui/Link';
@@ -110,21 +111,48 @@ export function TaskRow({ task, edit, newTaskDefaults, orphan, viewListId, onSub
 }
 
 /**
- * The names of a row's columns, over the rows of a wide list (the CSS hides it once the values go
- * under the titles). Hidden from assistive technology: there every value already says what it is
- * ("Status of “Book the venue”: To do"), and a list of rows is no table.
+ * The names of a row's columns, over the rows of a list; Task, Priority and Due sort it (each
+ * click: ascending, descending, back to newest first). Where the values go under the titles, the
+ * CSS keeps only those three, as a row of buttons. The other names are hidden from assistive
+ * technology: there every value already says what it is ("Status of “Book the venue”: To do").
  */
-export function TaskRowHeader() {
+export function TaskRowHeader({
+  sort,
+  onSort,
+}: {
+  sort: TaskSortParam | '';
+  onSort: (sort: TaskSortParam | '') => void;
+}) {
+  const sortBy = (key: 'title' | 'priority' | 'dueDate', label: string) => {
+    const direction = sort === key ? 'ascending' : sort === `-${key}` ? 'descending' : null;
+    return (
+      <button
+        type="button"
+        class="sort-button"
+        aria-label={`${label}, ${direction ? `sorted ${direction}` : 'not sorted'}`}
+        onClick={() => onSort(direction === null ? key : direction === 'ascending' ? `-${key}` : '')}
+      >
+        {label}
+        {direction && <span aria-hidden="true">{direction === 'ascending' ? ' ▲' : ' ▼'}</span>}
+      </button>
+    );
+  };
   return (
-    <div class="task-row task-row-header" aria-hidden="true">
+    <div class="task-row task-row-header" role="group" aria-label="Sort tasks">
       <span />
-      <span class="task-title">Task</span>
+      <span class="task-title">{sortBy('title', 'Task')}</span>
       <span class="task-fields">
-        <span class="cell cell-lists">Lists</span>
-        <span class="cell cell-status">Status</span>
-        <span class="cell cell-priority">Priority</span>
-        <span class="cell cell-due">Due</span>
-        <span class="cell cell-assignees">Assignees</span>
+        <span class="cell cell-lists" aria-hidden="true">
+          Lists
+        </span>
+        <span class="cell cell-status" aria-hidden="true">
+          Status
+        </span>
+        <span class="cell cell-priority">{sortBy('priority', 'Priority')}</span>
+        <span class="cell cell-due">{sortBy('dueDate', 'Due')}</span>
+        <span class="cell cell-assignees" aria-hidden="true">
+          Assignees
+        </span>
         <span class="cell cell-add" />
       </span>
     </div>

@@ -1,7 +1,7 @@
 /** A view's tasks with each subtask under its parent (when the parent is in the view too). */
 import type { TaskSummary } from '@contract';
 import type { NewTaskDefaults } from '../api/tasks';
-import { TaskRow, TaskRowHeader } from './TaskRow';
+import { TaskRow } from './TaskRow';
 import type { EditTask } from './use-task-editing';
 
 interface Props {
@@ -41,10 +41,5 @@ export function TaskTree({ tasks, edit, newTaskDefaults, viewListId, onSubtaskCr
   };
 
   const topLevel = tasks.filter((task) => task.parentId === null || !inView.has(task.parentId));
-  return (
-    <div class="task-table">
-      <TaskRowHeader />
-      <ul class="task-list">{topLevel.map((task) => renderTask(task, 0))}</ul>
-    </div>
-  );
+  return <ul class="task-list">{topLevel.map((task) => renderTask(task, 0))}</ul>;
 }

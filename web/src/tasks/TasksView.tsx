@@ -17,6 +17,7 @@ import {
   searchOfView,
   tasksQuery,
   type TaskFilters,
+  type TaskScope,
   type TasksLayout,
 } from '../lib/task-filters';
 import { countOf, plural } from '../lib/plural';
@@ -25,10 +26,9 @@ import { ErrorNote } from '../ui/ErrorNote';
 import { Link } from '../ui/Link';
 import { FilterBar } from './FilterBar';
 import { QuickAdd } from './QuickAdd';
+import { TaskRowHeader } from './TaskRow';
 import { TaskTree } from './TaskTree';
 import { useTaskEditing } from './use-task-editing';
-
-type Scope = { listId?: number; assigneeId?: string };
 
 interface Props {
   heading: ComponentChildren;
@@ -36,7 +36,9 @@ interface Props {
   intro?: ComponentChildren;
   actions?: ComponentChildren;
   banner?: ComponentChildren;
-  scope: Scope;
+  scope: TaskScope;
+  /** The address's query when it has none (a saved view's own filters, order and layout). */
+  defaultSearch?: string;
   newTaskDefaults: NewTaskDefaults;
   /** False where the view cannot take new tasks (an archived list). */
   canAdd?: boolean;
@@ -44,8 +46,11 @@ interface Props {
   empty?: ComponentChildren;
 }
 
-export function TasksView({ heading, intro, actions, banner, scope, newTaskDefaults, canAdd = true, empty }: Props) {
-  const { path, search } = useLocation();
+export function TasksView(props: Props) {
+  const { heading, intro, actions, banner, scope, newTaskDefaults, canAdd = true, empty } = props;
+  const location = useLocation();
+  const { path } = location;
+  const search = location.search || props.defaultSearch || '';
   const filters = filtersFromSearch(search);
   const layout = layoutFromSearch(search);
   // The rows or the board, whichever is shown, reload when a task is added above them.
@@ -81,6 +86,7 @@ export function TasksView({ heading, intro, actions, banner, scope, newTaskDefau
       ) : (
         <TaskRows
           filters={filters}
+          onSort={(sort) => setFilters({ ...filters, sort })}
           scope={scope}
           newTaskDefaults={newTaskDefaults}
           empty={nothing}
@@ -114,14 +120,15 @@ function LayoutSwitch({ path, filters, layout }: { path: string; filters: TaskFi
 
 interface RowsProps {
   filters: TaskFilters;
-  scope: Scope;
+  onSort: (sort: TaskFilters['sort']) => void;
+  scope: TaskScope;
   newTaskDefaults: NewTaskDefaults;
   empty: ComponentChildren;
   reloadRef: { current: () => void };
 }
 
 /** The view's tasks as rows, subtasks under their parents. */
-function TaskRows({ filters, scope, newTaskDefaults, empty, reloadRef }: RowsProps) {
+function TaskRows({ filters, onSort, scope, newTaskDefaults, empty, reloadRef }: RowsProps) {
   const query = tasksQuery(filters, scope).toString();
   const tasks = useAsync(() => fetchTasks(new URLSearchParams(query)), [query]);
   const edit = useTaskEditing(tasks);
@@ -139,22 +146,28 @@ function TaskRows({ filters, scope, newTaskDefaults, empty, reloadRef }: RowsPro
     <>
       <ErrorNote message={tasks.error} />
       {tasks.data === undefined && !tasks.error && <p class="muted">Loading tasks…</p>}
-      {count !== undefined && (
-        <p class="task-count muted" aria-live="polite">
-          {countOf(count, 'task')}
-          {hasFilters(filters) && ` ${plural(count, 'matches', 'match')} these filters`}
-        </p>
-      )}
-      {count === 0 && empty}
-      {tasks.data && tasks.data.length > 0 && (
-        <TaskTree
-          tasks={tasks.data}
-          edit={edit}
-          newTaskDefaults={newTaskDefaults}
-          viewListId={scope.listId}
-          onSubtaskCreated={tasks.reload}
-        />
-      )}
+      {/* The count and the column names share a line where the rows are narrow (styles.css). */}
+      <div class="task-table">
+        <div class="task-table-top">
+          {count !== undefined && (
+            <p class="task-count muted" aria-live="polite">
+              {countOf(count, 'task')}
+              {hasFilters(filters) && ` ${plural(count, 'matches', 'match')} these filters`}
+            </p>
+          )}
+          {!!count && <TaskRowHeader sort={filters.sort} onSort={onSort} />}
+        </div>
+        {count === 0 && empty}
+        {tasks.data && tasks.data.length > 0 && (
+          <TaskTree
+            tasks={tasks.data}
+            edit={edit}
+            newTaskDefaults={newTaskDefaults}
+            viewListId={scope.listId}
+            onSubtaskCreated={tasks.reload}
+          />
+        )}
+      </div>
     </>
   );
 }
