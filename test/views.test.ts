@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { MAX_VIEWS_PER_PERSON, type TaskSummary, type View } from '../src/contract/index.js';
 import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectError, expectStatus, startTestServer, type TestServer } from './harness.js';
+import { rawRequest, showRaw } from './raw-request.js';
 
 const view = (body: Record<string, unknown> = {}) => ({ name: 'Mine', filters: {}, layout: 'rows', ...body });
 
@@ -70,6 +71,23 @@ describe('/v1/views', () => {
       expectError(await owner.api.post('/v1/views', view({ filters })), 400, message);
     }
     expectError(await owner.api.post('/v1/views', view({ filters: ['priority'] })), 400, /^filters must be an object/);
+    // Deeper than a query string can hold (the fuzzer's 10,000 nested arrays once overflowed the stack).
+    for (const filters of [{ priority: [['high']] }, { query: { nested: 'x' } }]) {
+      expectError(
+        await owner.api.post('/v1/views', view({ filters })),
+        400,
+        /^filters\.(priority|query) must be a string/,
+      );
+    }
+    const deep = `${'['.repeat(10_000)}"x"${']'.repeat(10_000)}`;
+    const nested = await rawRequest(server.url, {
+      method: 'POST',
+      path: '/v1/views',
+      headers: { 'x-api-key': owner.key, 'content-type': 'application/json' },
+      body: `{"name":"Deep","layout":"rows","filters":{"dueDateTo":${deep}}}`,
+    });
+    assert.equal(nested.status, 400, showRaw(nested));
+    assert.match(nested.body.error, /^filters\.dueDateTo must be a string/);
     expectError(await owner.api.post('/v1/views', view({ sort: 'due' })), 400, /^sort must be one of/);
     expectError(
       await owner.api.post('/v1/views', view({ layout: 'grid' })),

@@ -38,6 +38,7 @@ export const SearchQuery = Type.Object(
       Type.String({
         pattern: '^(?:title|description|comment)\\.[1-9][0-9]{0,9}$',
         errorMessage: 'cursor must be the nextCursor of an earlier page of the same search.',
+        examples: ['title.1'],
         description: 'The nextCursor of the page before: the hits after it.',
       }),
     ),

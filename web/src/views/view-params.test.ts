@@ -20,15 +20,15 @@ describe('a saved view and the address', () => {
       sort: '-dueDate',
       layout: 'board',
     });
-    assert.equal(viewSearch(saved), '?view=board&priority=urgent&priority=high&isCompleted=false&sort=-dueDate');
-    assert.deepEqual(viewScope(saved).params, [
-      ['taskListId', '7'],
-      ['labelId', '3'],
-    ]);
+    assert.equal(
+      viewSearch(saved),
+      '?view=board&labelId=3&priority=urgent&priority=high&isCompleted=false&sort=-dueDate',
+    );
+    assert.deepEqual(viewScope(saved).params, [['taskListId', '7']]);
     const filters = filtersFromSearch(viewSearch(saved));
     assert.equal(
       tasksQuery(filters, viewScope(saved)).toString(),
-      'priority=urgent&priority=high&isCompleted=false&sort=-dueDate&taskListId=7&labelId=3',
+      'labelId=3&priority=urgent&priority=high&isCompleted=false&sort=-dueDate&taskListId=7&include=labels',
     );
   });
 

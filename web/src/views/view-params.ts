@@ -38,6 +38,8 @@ export function viewFieldsOf(
   scope: TaskScope,
 ): { filters: Record<string, string[]>; sort: TaskSortParam | null } {
   const params = tasksQuery({ ...filters, sort: '' }, scope);
+  // `include` says how rows are drawn, not which tasks a view holds.
+  params.delete('include');
   const fields: Record<string, string[]> = {};
   for (const [name, value] of params) (fields[name] ??= []).push(value);
   return { filters: fields, sort: filters.sort || null };
