@@ -21,7 +21,7 @@ const Name = Type.String({
   errorMessage: `name must be a string of 1 to ${MAX_VIEW_NAME_LENGTH} characters with at least one non-whitespace character.`,
 });
 /** Checked against GET /v1/tasks's own parameters by the service (views.service.ts), which names the bad one. */
-const FilterScalar = { type: ['string', 'number', 'boolean'] };
+const FilterScalar = { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] };
 const FiltersIn = Type.Unsafe<Record<string, unknown>>({
   type: 'object',
   // Each value a query string could hold, so nothing deeper reaches the service's own check.
