@@ -3,12 +3,13 @@
  * only. Ctrl+K opens it anywhere; words find tasks by title, description or comment, with the
  * matched words marked; ↑/↓ and Enter go to a task, a list or Settings; Escape closes it. Typing
  * in the top bar's search box opens it too. A task the reader may not read is never offered.
- * Checked at 390 and 1400 px with axe. Screenshots go to test-artifacts/ (29-*.png).
+ * Checked at 390 and 1400 px with axe. Screenshots go to test-artifacts/ (29-*.png); with
+ * README_SCREENSHOTS=1 the labelled list, and the palette over it, also to docs/screenshots/ for README.md.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { describeInBrowser, launchBrowser, requireBrowser } from './support/browser.js';
+import { describeInBrowser, launchBrowser, readmeScreenshot, requireBrowser } from './support/browser.js';
 import { expectFitsPhoneAndDesktop, gone, openPage, visible, type WebappRun } from './support/pages.js';
 import { startWorkspace } from './support/workspace.js';
 
@@ -128,5 +129,34 @@ describeInBrowser('The command palette: search tasks and go to lists and setting
       0,
     );
     await ben.keyboard.press('Escape');
+  });
+
+  it('the palette opens over a list whose rows show their labels, and finds a task by its comment', async () => {
+    const { api, ada: adaPerson } = run.workspace;
+    const label = async (name: string, color: string) =>
+      (await api(adaPerson, 'POST', '/v1/labels', { name, color })).body.id as number;
+    const [launch, safety, blocked] = [
+      await label('Launch', 'Blue'),
+      await label('Safety', 'Orange'),
+      await label('Blocked', 'Red'),
+    ];
+    await api(adaPerson, 'PATCH', `/v1/tasks/${taskId}`, { labelIds: [launch, blocked] });
+    for (const [title, labelIds] of [
+      ['Book the launch window', [launch]],
+      ['Check the oxygen valves', [safety]],
+      ['Brief the ground crew', []],
+    ] as const) {
+      await api(adaPerson, 'POST', '/v1/tasks', { title, taskListIds: [listId], labelIds });
+    }
+    await ada.goto(`/lists/${listId}`);
+    const row = ada.locator(`li.task[data-task-id="${taskId}"]`);
+    for (const name of ['Launch', 'Blocked']) await visible(row.locator('.label-chip', { hasText: name }));
+    await readmeScreenshot(ada, '29-03-labelled-list', 'labels');
+    await openPalette(ada);
+    await ada.keyboard.type('oxygen');
+    await visible(option(ada, /Check the oxygen valves/));
+    await visible(option(ada, /Fuel the rocket/));
+    await readmeScreenshot(ada, '29-04-palette', 'palette');
+    await ada.keyboard.press('Escape');
   });
 });
