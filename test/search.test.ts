@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { createTestTeam, type Actor } from './factories.js';
 import { expectError, expectStatus, startTestServer, type TestServer } from './harness.js';
 
@@ -282,6 +283,33 @@ describe('GET /v1/search never leaks', () => {
     assert.deepEqual(brief(await allHits(outsider, word)), expected);
     expectStatus(await team.owner.api.post(`/v1/lists/${list.id}/archive`), 200);
     assert.deepEqual(brief(await allHits(member, word)), []);
+  });
+
+  test('a word in more titles than the index is first asked for is found newest first, only where readable', async () => {
+    const team = await createTestTeam(server);
+    const outsider = await team.member();
+    const list = expectStatus(await team.owner.api.post('/v1/lists', { name: 'Many' }), 201);
+    const word = uniqueWord('many');
+    const first = expectStatus(await team.owner.api.post('/v1/tasks', { title: word, taskListIds: [list.id] }), 201);
+    // 2,100 more titles with the word (more than the 2,000 matches read from the index first,
+    // search.repository.ts), written in one statement; none on a list, so only their creator reads them.
+    await sql`
+      with recursive n(i) as (select 1 union all select i + 1 from n where i < 2100)
+      insert into tasks (team_id, number, title, title_search, status_id, created_by, created_at, updated_at)
+      select t.team_id, 100000 + n.i, ${`${word} `} || n.i, ${`${word} `} || n.i, t.status_id, t.created_by,
+             t.created_at, t.updated_at
+      from n, tasks t where t.id = ${first.id}`.execute(server.store.db);
+    const page = await search(team.owner, word, '&limit=20');
+    assert.deepEqual(
+      page.items.map((hit) => hit.task.title),
+      Array.from({ length: 20 }, (_, i) => `${word} ${2100 - i}`),
+    );
+    assert.ok(page.items.every((hit) => hit.field === 'title' && hit.snippet.includes(word)));
+    assert.notEqual(page.nextCursor, null);
+    // The outsider reads only the first task, through its list… which they are not on: nothing.
+    assert.deepEqual(brief(await allHits(outsider, word)), []);
+    expectStatus(await team.owner.api.post(`/v1/lists/${list.id}/members`, { userId: outsider.userId }), 201);
+    assert.deepEqual(brief(await allHits(outsider, word)), [`title:${first.id}`]);
   });
 
   test('property: a search finds exactly the readable tasks whose field holds every word', async () => {

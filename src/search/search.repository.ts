@@ -8,10 +8,16 @@
 import { sql } from 'kysely';
 import type { Caller } from '../caller.js';
 import { SEARCH_FIELDS, type SearchField } from '../contract/search.js';
-import { probedPerRow } from '../storage/dialect.js';
-import { fieldMatches, type SearchWords } from '../storage/full-text.js';
+import { inList, listParam, probedPerRow } from '../storage/dialect.js';
+import { fewMatches, fieldMatches, type SearchWords } from '../storage/full-text.js';
 import type { Db } from '../storage/schema.js';
 import { canAccess } from '../tasks/access.js';
+
+/**
+ * Up to this many matches of a field, in every team, are read from the index first and the page
+ * made of them; a word with more is common, and its page is found by walking newest first.
+ */
+const FEW_MATCHES = 2_000;
 
 /** A place in the results: a field and, within it, the position (task or comment id) of the last hit. */
 export interface SearchPosition {
@@ -40,6 +46,9 @@ export async function findHits(
   const fields = SEARCH_FIELDS.slice(after ? SEARCH_FIELDS.indexOf(after.field) : 0);
   for (const field of fields) {
     if (hits.length === count) break;
+    // Where the engine may misjudge a rare word (PostgreSQL), its few matches first (full-text.ts).
+    const few = await fewMatches(db, field, search, FEW_MATCHES);
+    if (few?.length === 0) continue;
     const matches = fieldMatches(db, field, search);
     let query = matches.query
       .where('t.team_id', '=', caller.teamId)
@@ -49,6 +58,7 @@ export async function findHits(
       .orderBy(sql.ref(matches.order), 'desc')
       .limit(count - hits.length);
     if (after?.field === field) query = query.where(sql.ref(matches.order), '<', after.id);
+    if (few) query = query.where(inList(db, matches.order, listParam(db, few)));
     const rows = await query.execute();
     for (const row of rows) {
       hits.push({

@@ -38,6 +38,47 @@ export interface FieldMatches {
   snippet: RawBuilder<string>;
 }
 
+/**
+ * On PostgreSQL, the rows of every team whose `field` holds the words, straight from the GIN
+ * index, when there are at most `cap` of them; null when there are more, or on SQLite (no query).
+ *
+ * Why: PostgreSQL picks per statement between walking a team's rows newest first, testing each,
+ * which stops at once for a common word, and reading the index, which a rare word needs, by its
+ * estimate of the word's frequency; at 1M tasks a team it walks for a rare word (seconds), or for
+ * a word found nowhere (the whole team). A search first asks the index alone (a bitmap scan, forced
+ * for this one statement), which costs a rare word almost nothing; only a word with more matches
+ * than `cap` is walked, and such a word is common enough that the walk stops soon.
+ */
+export async function fewMatches(
+  db: Kysely<any>,
+  field: SearchField,
+  { words, prefix }: SearchWords,
+  cap: number,
+): Promise<number[] | null> {
+  if (!isPostgres(db)) return null;
+  const query = tsQuery(words, prefix);
+  const [table, text] =
+    field === 'comment'
+      ? [sql`task_comments`, sql`body`]
+      : [sql`tasks`, field === 'title' ? sql`title` : sql`coalesce(description, '')`];
+  const rows = await db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    await sql`set local enable_indexscan = off`.execute(trx);
+    const matching = sql<{ id: number }>`
+      select id from ${table} where to_tsvector('simple', ${text}) @@ ${query} limit ${cap + 1}`;
+    return (await matching.execute(trx)).rows;
+  });
+  return rows.length > cap ? null : rows.map((row) => row.id);
+}
+
+/** tsquery: each word one quoted lexeme ('' doubles a quote, though words hold none), ANDed, the last with `:*` as a prefix. */
+function tsQuery(words: readonly string[], prefix: boolean): RawBuilder<unknown> {
+  const text = words
+    .map((word, i) => `'${word.replace(/'/g, "''")}'${prefix && i === words.length - 1 ? ':*' : ''}`)
+    .join(' & ');
+  return sql`to_tsquery('simple', ${text})`;
+}
+
 export function fieldMatches(db: Kysely<any>, field: SearchField, search: SearchWords): FieldMatches {
   return isPostgres(db) ? postgresMatches(db, field, search) : sqliteMatches(db, field, search);
 }
@@ -79,16 +120,9 @@ function sqliteMatches(db: Kysely<any>, field: SearchField, { words, prefix }: S
   };
 }
 
-/**
- * tsquery: each word one quoted lexeme ('' doubles a quote, though words hold none), ANDed, the
- * last with `:*` as a prefix. The expressions are the indexes' own (migration 0018), so the
- * planner can use them.
- */
+/** The expressions are the indexes' own (migration 0018), so the planner can use them. */
 function postgresMatches(db: Kysely<any>, field: SearchField, { words, prefix }: SearchWords): FieldMatches {
-  const text = words
-    .map((word, i) => `'${word.replace(/'/g, "''")}'${prefix && i === words.length - 1 ? ':*' : ''}`)
-    .join(' & ');
-  const query = sql`to_tsquery('simple', ${text})`;
+  const query = tsQuery(words, prefix);
   const marks = `StartSel=${MARK_START}, StopSel=${MARK_END}`;
   const headline = (column: string, options: string) =>
     sql<string>`ts_headline('simple', ${sql.ref(column)}, ${query}, ${`${options}, ${marks}`})`;
