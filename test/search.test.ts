@@ -299,13 +299,25 @@ describe('GET /v1/search never leaks', () => {
       select t.team_id, 100000 + n.i, ${`${word} `} || n.i, ${`${word} `} || n.i, t.status_id, t.created_by,
              t.created_at, t.updated_at
       from n, tasks t where t.id = ${first.id}`.execute(server.store.db);
+    const newest20 = Array.from({ length: 20 }, (_, i) => `${word} ${2100 - i}`);
     const page = await search(team.owner, word, '&limit=20');
     assert.deepEqual(
       page.items.map((hit) => hit.task.title),
-      Array.from({ length: 20 }, (_, i) => `${word} ${2100 - i}`),
+      newest20,
     );
     assert.ok(page.items.every((hit) => hit.field === 'title' && hit.snippet.includes(word)));
     assert.notEqual(page.nextCursor, null);
+    // 2,100 newer tasks without the word: the newest rows a search looks at first hold none.
+    await sql`
+      with recursive n(i) as (select 1 union all select i + 1 from n where i < 2100)
+      insert into tasks (team_id, number, title, title_search, status_id, created_by, created_at, updated_at)
+      select t.team_id, 200000 + n.i, 'Other ' || n.i, 'other ' || n.i, t.status_id, t.created_by,
+             t.created_at, t.updated_at
+      from n, tasks t where t.id = ${first.id}`.execute(server.store.db);
+    assert.deepEqual(
+      (await search(team.owner, word, '&limit=20')).items.map((hit) => hit.task.title),
+      newest20,
+    );
     // The outsider reads only the first task, through its list… which they are not on: nothing.
     assert.deepEqual(brief(await allHits(outsider, word)), []);
     expectStatus(await team.owner.api.post(`/v1/lists/${list.id}/members`, { userId: outsider.userId }), 201);

@@ -9,12 +9,14 @@ import { sql } from 'kysely';
 import type { Caller } from '../caller.js';
 import { SEARCH_FIELDS, type SearchField } from '../contract/search.js';
 import { inList, listParam, probedPerRow } from '../storage/dialect.js';
-import { fewMatches, fieldMatches, type SearchWords } from '../storage/full-text.js';
+import { fewMatches, fieldMatches, type FieldMatches, type SearchWords } from '../storage/full-text.js';
 import type { Db } from '../storage/schema.js';
 import { canAccess } from '../tasks/access.js';
 
+/** How many of the newest rows a search looks at first, where the engine may walk too far. */
+const WINDOW_ROWS = 2_000;
 /**
- * Up to this many matches of a field, in every team, are read from the index first and the page
+ * Then up to this many matches of a field, in every team, are read from the index and the page
  * made of them; a word with more is common, and its page is found by walking newest first.
  */
 const FEW_MATCHES = 2_000;
@@ -34,6 +36,48 @@ export interface SearchRecord extends SearchPosition {
   snippet: string;
 }
 
+interface HitRow {
+  id: number;
+  task_id: number;
+  number: number;
+  title: string;
+  snippet: string;
+}
+
+/**
+ * A field's next `wanted` hits before `before`. Where the engine may misjudge how common a word
+ * is (PostgreSQL, storage/full-text.ts), in up to three steps, each bounded: the newest rows of a
+ * window (enough for a common word), else the word's few matches from the index (a rare word, or
+ * none), else, for a word common elsewhere but sparse here, the walk newest first.
+ */
+async function fieldHits(
+  db: Db,
+  caller: Caller,
+  field: SearchField,
+  search: SearchWords,
+  before: number | undefined,
+  wanted: number,
+): Promise<HitRow[]> {
+  const read = (matches: FieldMatches, only?: number[]) => {
+    let query = matches.query
+      .where('t.team_id', '=', caller.teamId)
+      .where((eb: any) => canAccess(eb, caller.userId, (subquery) => probedPerRow(db, subquery)))
+      .select([sql.ref<number>(matches.order).as('id'), 't.id as task_id', 't.number', 't.title'])
+      .select(matches.snippet.as('snippet'))
+      .orderBy(sql.ref(matches.order), 'desc')
+      .limit(wanted);
+    if (before !== undefined) query = query.where(sql.ref(matches.order), '<', before);
+    if (only) query = query.where(inList(db, matches.order, listParam(db, only)));
+    return query.execute() as Promise<HitRow[]>;
+  };
+  const windowed = fieldMatches(db, field, search, { teamId: caller.teamId, before, rows: WINDOW_ROWS });
+  const newest = await read(windowed);
+  if (!windowed.windowed || newest.length === wanted) return newest;
+  const few = await fewMatches(db, field, search, FEW_MATCHES);
+  if (few?.length === 0) return [];
+  return read(fieldMatches(db, field, search), few ?? undefined);
+}
+
 /** Up to `count` hits after `after` (from the first when undefined), in the results' order. */
 export async function findHits(
   db: Db,
@@ -46,20 +90,8 @@ export async function findHits(
   const fields = SEARCH_FIELDS.slice(after ? SEARCH_FIELDS.indexOf(after.field) : 0);
   for (const field of fields) {
     if (hits.length === count) break;
-    // Where the engine may misjudge a rare word (PostgreSQL), its few matches first (full-text.ts).
-    const few = await fewMatches(db, field, search, FEW_MATCHES);
-    if (few?.length === 0) continue;
-    const matches = fieldMatches(db, field, search);
-    let query = matches.query
-      .where('t.team_id', '=', caller.teamId)
-      .where((eb: any) => canAccess(eb, caller.userId, (subquery) => probedPerRow(db, subquery)))
-      .select([sql.ref<number>(matches.order).as('id'), 't.id as task_id', 't.number', 't.title'])
-      .select(matches.snippet.as('snippet'))
-      .orderBy(sql.ref(matches.order), 'desc')
-      .limit(count - hits.length);
-    if (after?.field === field) query = query.where(sql.ref(matches.order), '<', after.id);
-    if (few) query = query.where(inList(db, matches.order, listParam(db, few)));
-    const rows = await query.execute();
+    const before = after?.field === field ? after.id : undefined;
+    const rows = await fieldHits(db, caller, field, search, before, count - hits.length);
     for (const row of rows) {
       hits.push({
         field,

@@ -36,6 +36,18 @@ export interface FieldMatches {
   query: SelectQueryBuilder<any, any, any>;
   order: string;
   snippet: RawBuilder<string>;
+  /** Whether `query` reads only the window asked for (PostgreSQL); if not, it reads every match. */
+  windowed: boolean;
+}
+
+/**
+ * The newest `rows` rows before `before` (tasks of the team, or comments) that a search may look
+ * at first, where the engine may walk too far (PostgreSQL: fewMatches).
+ */
+export interface SearchWindow {
+  teamId: string;
+  before: number | undefined;
+  rows: number;
 }
 
 /**
@@ -79,8 +91,13 @@ function tsQuery(words: readonly string[], prefix: boolean): RawBuilder<unknown>
   return sql`to_tsquery('simple', ${text})`;
 }
 
-export function fieldMatches(db: Kysely<any>, field: SearchField, search: SearchWords): FieldMatches {
-  return isPostgres(db) ? postgresMatches(db, field, search) : sqliteMatches(db, field, search);
+export function fieldMatches(
+  db: Kysely<any>,
+  field: SearchField,
+  search: SearchWords,
+  window?: SearchWindow,
+): FieldMatches {
+  return isPostgres(db) ? postgresMatches(db, field, search, window) : sqliteMatches(db, field, search);
 }
 
 /**
@@ -104,6 +121,7 @@ function sqliteMatches(db: Kysely<any>, field: SearchField, { words, prefix }: S
         .where(sql<boolean>`d.task_comments_fts match ${terms}`),
       order: 'd.rowid',
       snippet: sql<string>`snippet(d.task_comments_fts, 0, ${marks}, '…', ${SNIPPET_WORDS})`,
+      windowed: false,
     };
   }
   return {
@@ -117,12 +135,27 @@ function sqliteMatches(db: Kysely<any>, field: SearchField, { words, prefix }: S
       field === 'title'
         ? sql<string>`highlight(d.tasks_fts, 0, ${marks})`
         : sql<string>`snippet(d.tasks_fts, 1, ${marks}, '…', ${SNIPPET_WORDS})`,
+    windowed: false,
   };
 }
 
-/** The expressions are the indexes' own (migration 0018), so the planner can use them. */
-function postgresMatches(db: Kysely<any>, field: SearchField, { words, prefix }: SearchWords): FieldMatches {
+/**
+ * The expressions are the indexes' own (migration 0018), so the planner can use them. With a
+ * window, the rows are first the newest of the window (a subquery with a LIMIT, which PostgreSQL
+ * does not flatten): a walk that cannot go further, whatever the planner thinks of the word.
+ */
+function postgresMatches(
+  db: Kysely<any>,
+  field: SearchField,
+  { words, prefix }: SearchWords,
+  window?: SearchWindow,
+): FieldMatches {
   const query = tsQuery(words, prefix);
+  const newest = (table: string, scope: (q: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>) =>
+    scope(db.selectFrom(table).selectAll())
+      .$if(window?.before !== undefined, (q) => q.where('id', '<', window!.before!))
+      .orderBy('id', 'desc')
+      .limit(window!.rows);
   const marks = `StartSel=${MARK_START}, StopSel=${MARK_END}`;
   const headline = (column: string, options: string) =>
     sql<string>`ts_headline('simple', ${sql.ref(column)}, ${query}, ${`${options}, ${marks}`})`;
@@ -130,17 +163,23 @@ function postgresMatches(db: Kysely<any>, field: SearchField, { words, prefix }:
   if (field === 'comment') {
     return {
       query: db
-        .selectFrom('task_comments as c')
+        // (typed as the plain table: the window's columns are the table's own)
+        .selectFrom((window ? newest('task_comments', (q) => q).as('c') : 'task_comments as c') as 'task_comments as c')
         .innerJoin('tasks as t', 't.id', 'c.task_id')
         .where(sql<boolean>`to_tsvector('simple', c.body) @@ ${query}`),
       order: 'c.id',
       snippet: headline('c.body', fragment),
+      windowed: window !== undefined,
     };
   }
   const indexed = field === 'title' ? sql`t.title` : sql`coalesce(t.description, '')`;
+  const ofTeam = (q: SelectQueryBuilder<any, any, any>) => q.where('team_id', '=', window!.teamId);
   return {
-    query: db.selectFrom('tasks as t').where(sql<boolean>`to_tsvector('simple', ${indexed}) @@ ${query}`),
+    query: db
+      .selectFrom((window ? newest('tasks', ofTeam).as('t') : 'tasks as t') as 'tasks as t')
+      .where(sql<boolean>`to_tsvector('simple', ${indexed}) @@ ${query}`),
     order: 't.id',
     snippet: field === 'title' ? headline('t.title', 'HighlightAll=true') : headline('t.description', fragment),
+    windowed: window !== undefined,
   };
 }
