@@ -6,7 +6,6 @@
 import { useState } from 'preact/hooks';
 import type { Label, UpdateLabelBody } from '@contract';
 import { LIST_COLORS, type ListColor } from '@contract/enums';
-import { messageOf } from '../../api/client';
 import { createLabel, deleteLabel, updateLabel } from '../../api/team';
 import { useTeamData } from '../../app/team-data';
 import { countOf } from '../../lib/plural';
@@ -15,27 +14,15 @@ import { ConfirmButton } from '../../ui/ConfirmButton';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useNotify } from '../../ui/notices';
 import { useMyRole } from './use-my-role';
+import { useTeamChange } from './use-team-change';
 
 export function LabelsSection() {
   const { labels, labelsError, reloadLabels } = useTeamData();
   const loading = labels === undefined && !labelsError;
-  const { manager, afterRefusal } = useMyRole();
+  const { manager } = useMyRole();
   const notify = useNotify();
 
-  /** Runs a change, says how it went, and reads the labels again (the event would too, a moment later). */
-  const act = async (what: string, action: () => Promise<unknown>, done?: string): Promise<boolean> => {
-    let ok = false;
-    try {
-      await action();
-      if (done) notify(done);
-      ok = true;
-    } catch (failure) {
-      notify(`Could not ${what}: ${messageOf(failure)}`, 'error');
-      afterRefusal(failure);
-    }
-    reloadLabels();
-    return ok;
-  };
+  const act = useTeamChange(reloadLabels);
   const update = (label: Label, change: UpdateLabelBody) =>
     act(`change “${label.name}”`, () => updateLabel(label.id, change));
 

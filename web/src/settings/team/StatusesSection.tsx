@@ -7,38 +7,23 @@
  */
 import { useState } from 'preact/hooks';
 import type { TaskStatus, UpdateStatusBody } from '@contract';
-import { messageOf } from '../../api/client';
 import { createStatus, deleteStatus, updateStatus } from '../../api/team';
 import { useTeamData } from '../../app/team-data';
 import { ErrorNote } from '../../ui/ErrorNote';
-import { useNotify } from '../../ui/notices';
 import { StatusRow, type StatusActions } from './StatusRow';
 import { hexForInput, NEW_STATUS_COLOR } from './status-colors';
 import { useMyRole } from './use-my-role';
+import { useTeamChange } from './use-team-change';
 
 export function StatusesSection() {
   const { statuses, statusesError, reloadStatuses } = useTeamData();
-  const { manager, afterRefusal } = useMyRole();
-  const notify = useNotify();
+  const { manager } = useMyRole();
   // A move waits for the one before it to be read back: it is computed from the order shown.
   const [movedFrom, setMovedFrom] = useState<TaskStatus[] | null>(null);
   const moving = movedFrom === statuses;
   const ordered = [...statuses].sort((a, b) => a.order - b.order);
 
-  /** Runs a change, says how it went, and reads the statuses again (the event would too, a moment later). */
-  const act = async (what: string, action: () => Promise<unknown>, done?: string): Promise<boolean> => {
-    let ok = false;
-    try {
-      await action();
-      if (done) notify(done);
-      ok = true;
-    } catch (failure) {
-      notify(`Could not ${what}: ${messageOf(failure)}`, 'error');
-      afterRefusal(failure);
-    }
-    reloadStatuses();
-    return ok;
-  };
+  const act = useTeamChange(reloadStatuses);
 
   const actions: StatusActions = {
     update: (status: TaskStatus, change: UpdateStatusBody, what: string, done?: string) =>
