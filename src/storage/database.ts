@@ -221,6 +221,11 @@ function openSqlite(path: string, create: boolean): Store {
   // 32 MiB of page cache (the default is 2 MiB): the pages a large team's queries walk stay in
   // memory rather than being read back from the OS for each probe (BENCHMARKS.md, at 1M tasks).
   database.pragma('cache_size = -32768');
+  // Checkpoint once the WAL holds 8,192 pages (32 MiB) rather than SQLite's 1,000: a create
+  // writes about 47 pages to the WAL, mostly the same index and FTS pages as the writes before
+  // it, so a rarer checkpoint copies each hot page into the database once for many commits
+  // instead of once every 20 creates (BENCHMARKS.md, issue 27: a write's CPU 18–22% less).
+  database.pragma('wal_autocheckpoint = 8192');
   cachePreparedStatements(database);
   const db = new Kysely<any>({ dialect: new ImmediateTransactionDialect(database) }) as Db;
   let closing: Promise<void> | undefined;
