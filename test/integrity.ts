@@ -87,7 +87,17 @@ const MUST_BE_EMPTY: Record<string, string> = {
   'task number used twice in a team': `select team_id, number from tasks group by team_id, number having count(*) > 1`,
   'task number above its team counter': `select t.id from tasks t join teams tm on tm.id = t.team_id where t.number > tm.task_counter or t.number < 1`,
   'recipient of a missing event': `select r.event_id from event_recipients r left join events e on e.id = r.event_id where e.id is null`,
-  'event without recipients': `select e.id from events e where not exists (select 1 from event_recipients r where r.event_id = e.id)`,
+  'event without recipients': `select e.id from events e where not exists (select 1 from event_recipients r where r.event_id = e.id)
+     and not exists (select 1 from event_audiences a where a.event_id = e.id)`,
+  // A list snapshot (migration 0020) is written once and read by every event that names it.
+  'event naming an empty list snapshot': `select a.event_id from event_audiences a
+     where not exists (select 1 from list_audience_members m where m.audience_id = a.audience_id)`,
+  // The snapshot a list's changes name must be its members as they are now.
+  'list whose current snapshot is not its members': `select c.list_id from list_current_audiences c
+     where exists (select user_id from list_members where list_id = c.list_id
+                   except select user_id from list_audience_members where audience_id = c.audience_id)
+        or exists (select user_id from list_audience_members where audience_id = c.audience_id
+                   except select user_id from list_members where list_id = c.list_id)`,
   // Each event bumps its team's counter in the same transaction, and nothing is pruned within the
   // hour a test runs, so a team's events are numbered exactly 1..event_counter.
   'team whose events are not numbered 1..event_counter': `select tm.id from teams tm

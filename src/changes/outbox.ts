@@ -15,6 +15,29 @@ import { deliveriesForEvent, insertDeliveriesForEvent } from './webhook-deliveri
 
 export type EventType = StreamEventType;
 
+/**
+ * Who may see an event, decided in its change's transaction: these users, and the members of
+ * these list snapshots (migration 0020; tasks/access.ts makes them). A list's members are named
+ * by its snapshot, so an event of a list of 2,000 stores one row for them, not 2,000.
+ */
+export interface Audience {
+  users: readonly string[];
+  listAudiences: readonly number[];
+}
+
+export const NO_AUDIENCE: Audience = { users: [], listAudiences: [] };
+
+/** An audience of these users alone (a team's events: its members). */
+export const usersAudience = (users: Iterable<string>): Audience => ({ users: [...users], listAudiences: [] });
+
+/** Everyone in any of the audiences. */
+export function joinAudiences(...audiences: Audience[]): Audience {
+  return {
+    users: [...new Set(audiences.flatMap((a) => a.users))],
+    listAudiences: [...new Set(audiences.flatMap((a) => a.listAudiences))],
+  };
+}
+
 /** The types a webhook may subscribe to; the team's own events (team.*, member.*, invitation.*) queue no delivery. */
 const WEBHOOK_TYPES: ReadonlySet<string> = new Set(CHANGE_EVENT_TYPES);
 
@@ -36,8 +59,8 @@ export interface NewEvent {
    * webhook sends of an object that is gone, a deleted task's number.
    */
   forWebhooks?: { number: number };
-  /** Users who may read the object (for a deletion: who could just before). */
-  audience: Iterable<string>;
+  /** Who may read the object (for a deletion: who could just before). */
+  audience: Audience;
   /**
    * The task's activity entry for this change (activity-entries.ts), written with the event:
    * in the same statement on PostgreSQL, so recording it costs no round trip.
@@ -49,7 +72,21 @@ export interface StoredEvent {
   seq: number;
   type: string;
   data: string;
-  recipients: Set<string>;
+  recipients: Recipients;
+}
+
+/** Whether a user is among an event's recipients. */
+export interface Recipients {
+  has(userId: string): boolean;
+}
+
+/** An event's recipients: the users it names, and the members of the list snapshots it names. */
+class EventRecipients implements Recipients {
+  readonly users = new Set<string>();
+  readonly lists: ReadonlySet<string>[] = [];
+  has(userId: string): boolean {
+    return this.users.has(userId) || this.lists.some((members) => members.has(userId));
+  }
 }
 
 /** At least this many events per team, or this much time, stays available for resuming. */
@@ -103,6 +140,17 @@ const insertRecipients = prepared((db, p: { eventId: number; userIds: ListParam 
     ),
 );
 
+const insertEventAudiences = prepared((db, p: { eventId: number; audienceIds: ListParam }) =>
+  db
+    .insertInto('event_audiences')
+    .columns(['event_id', 'audience_id'])
+    .expression(
+      db
+        .selectFrom(listValues(db, p.audienceIds))
+        .select((eb) => [eb.cast(eb.val(p.eventId), 'integer').as('event_id'), sql<number>`cast(${sql.ref('v.value')} as integer)`.as('audience_id')]),
+    ),
+);
+
 type OneStatementValues = {
   teamId: string;
   tasks: number;
@@ -111,6 +159,8 @@ type OneStatementValues = {
   data: string;
   createdAt: string;
   userIds: ListParam;
+  /** The list snapshots of the event's audience (listParam). */
+  audienceIds: ListParam;
   /** The data of the event's webhook deliveries (webhook-deliveries.ts), JSON. */
   deliveryData: string;
 };
@@ -180,13 +230,31 @@ const recordInOneStatement = (withActivity: boolean, withDeliveries = true) =>
                 .select(['event.id as event_id', 'v.value as user_id']),
             ),
         )
+        .with('audiences', (cte) =>
+          cte
+            .insertInto('event_audiences')
+            .columns(['event_id', 'audience_id'])
+            .expression(
+              cte
+                .selectFrom(listValues(db, p.audienceIds))
+                .crossJoin('event')
+                .select(['event.id as event_id', sql<number>`cast(${sql.ref('v.value')} as integer)`.as('audience_id')]),
+            ),
+        )
         // Webhook deliveries, in the same statement (webhook-deliveries.ts); none for a team event.
         .with('deliveries', (cte) =>
           withDeliveries
             ? deliveriesForEvent(
                 db,
                 cte,
-                { teamId: p.teamId, type: p.type, data: p.deliveryData, createdAt: p.createdAt, userIds: p.userIds },
+                {
+                  teamId: p.teamId,
+                  type: p.type,
+                  data: p.deliveryData,
+                  createdAt: p.createdAt,
+                  userIds: p.userIds,
+                  audienceIds: p.audienceIds,
+                },
                 true,
               ).returning('id')
             : cte
@@ -234,8 +302,10 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     type: event.type,
     data: JSON.stringify(event.data),
     createdAt: new Date().toISOString(),
-    userIds: listParam(trx, [...new Set(event.audience)]),
+    userIds: listParam(trx, [...new Set(event.audience.users)]),
+    audienceIds: listParam(trx, [...new Set(event.audience.listAudiences)]),
   };
+  const hasListAudiences = event.audience.listAudiences.length > 0;
   const activity = event.activity && activityValues(event.activity, values.createdAt);
   // A task.updated delivery carries the change's fields (webhooks/delivery/payload.ts shows them to its owner).
   const changes = event.type === 'task.updated' && event.activity ? { changes: event.activity.changes } : {};
@@ -268,6 +338,7 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     if (numberedTaskId !== null) await numberTask(trx, { taskId: numberedTaskId, number: counters.task_counter });
     const [inserted] = await insertEvent(trx, { ...values, seq: counters.event_counter });
     await insertRecipients(trx, { eventId: inserted!.id, userIds: values.userIds });
+    if (hasListAudiences) await insertEventAudiences(trx, { eventId: inserted!.id, audienceIds: values.audienceIds });
     queuedDeliveries =
       forWebhooks &&
       Boolean(bumped!.has_webhooks) &&
@@ -280,8 +351,7 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
 
 /**
  * Up to `limit` of the team's events after `afterSeq` (and up to `through`, if given), oldest
- * first, each with who may see it. With `userId`, only that user's events. Pages are whole
- * events, never cut between recipients.
+ * first, each with who may see it. With `userId`, only that user's events.
  */
 export async function eventsAfter(
   db: Db,
@@ -297,36 +367,90 @@ export async function eventsAfter(
   if (options.through !== undefined) query = query.where('e.seq', '<=', options.through);
   if (options.userId) {
     const userId = options.userId;
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('event_recipients as r')
-          .select('r.user_id')
-          .whereRef('r.event_id', '=', 'e.id')
-          .where('r.user_id', '=', userId),
-      ),
+    query = query.where(({ exists, or, selectFrom }) =>
+      or([
+        exists(
+          selectFrom('event_recipients as r')
+            .select('r.user_id')
+            .whereRef('r.event_id', '=', 'e.id')
+            .where('r.user_id', '=', userId),
+        ),
+        exists(
+          selectFrom('event_audiences as ea')
+            .innerJoin('list_audience_members as am', 'am.audience_id', 'ea.audience_id')
+            .select('am.user_id')
+            .whereRef('ea.event_id', '=', 'e.id')
+            .where('am.user_id', '=', userId),
+        ),
+      ]),
     );
   }
   const rows = await query.orderBy('e.seq').limit(options.limit).execute();
-  const events = rows.map((row) => ({
-    seq: row.seq,
-    type: row.type,
-    data: row.data,
-    recipients: new Set<string>(options.userId ? [options.userId] : []),
-  }));
-  if (options.userId || rows.length === 0) return events;
+  const events = rows.map((row) => ({ seq: row.seq, type: row.type, data: row.data, recipients: new EventRecipients() }));
+  if (options.userId) {
+    for (const event of events) event.recipients.users.add(options.userId);
+    return events;
+  }
+  if (rows.length === 0) return events;
 
-  const bySeq = new Map(events.map((event) => [event.seq, event]));
-  const idToSeq = new Map(rows.map((row) => [row.id, row.seq]));
+  const byId = new Map(rows.map((row, i) => [row.id, events[i]!]));
   const ids = rows.map((row) => row.id);
+  const named: { event_id: number; audience_id: number }[] = [];
   for (let i = 0; i < ids.length; i += 500) {
-    const recipients = await db
-      .selectFrom('event_recipients')
-      .select(['event_id', 'user_id'])
-      .where('event_id', 'in', ids.slice(i, i + 500))
-      .execute();
-    for (const r of recipients) bySeq.get(idToSeq.get(r.event_id)!)!.recipients.add(r.user_id);
+    const page = ids.slice(i, i + 500);
+    const [recipients, audiences] = await Promise.all([
+      db.selectFrom('event_recipients').select(['event_id', 'user_id']).where('event_id', 'in', page).execute(),
+      db.selectFrom('event_audiences').select(['event_id', 'audience_id']).where('event_id', 'in', page).execute(),
+    ]);
+    for (const r of recipients) byId.get(r.event_id)!.recipients.users.add(r.user_id);
+    named.push(...audiences);
+  }
+  if (named.length > 0) {
+    const members = await snapshotMembers(db, [...new Set(named.map((a) => a.audience_id))]);
+    for (const a of named) byId.get(a.event_id)!.recipients.lists.push(members.get(a.audience_id)!);
   }
   return events;
+}
+
+/**
+ * Members of list snapshots already read, by database and snapshot id. A snapshot never
+ * changes and its id is never reused (migration 0020), so what was read stays true in every
+ * process; the cache forgets its oldest snapshots past `SNAPSHOT_CACHE_MEMBERS` members in all.
+ */
+const snapshotCache = new WeakMap<object, { members: Map<number, ReadonlySet<string>>; size: number }>();
+const SNAPSHOT_CACHE_MEMBERS = 200_000;
+
+async function snapshotMembers(db: Db, audienceIds: number[]): Promise<Map<number, ReadonlySet<string>>> {
+  let cache = snapshotCache.get(db);
+  if (!cache) snapshotCache.set(db, (cache = { members: new Map(), size: 0 }));
+  const found = new Map<number, ReadonlySet<string>>();
+  const missing: number[] = [];
+  for (const id of audienceIds) {
+    const members = cache.members.get(id);
+    if (members) found.set(id, members);
+    else missing.push(id);
+  }
+  for (let i = 0; i < missing.length; i += 500) {
+    const page = missing.slice(i, i + 500);
+    const rows = await db
+      .selectFrom('list_audience_members')
+      .select(['audience_id', 'user_id'])
+      .where('audience_id', 'in', page)
+      .execute();
+    const read = new Map<number, Set<string>>(page.map((id) => [id, new Set()]));
+    for (const row of rows) read.get(row.audience_id)!.add(row.user_id);
+    for (const [id, members] of read) {
+      found.set(id, members);
+      cache.members.set(id, members);
+      cache.size += members.size;
+    }
+  }
+  for (const [id, members] of cache.members) {
+    if (cache.size <= SNAPSHOT_CACHE_MEMBERS) break;
+    cache.members.delete(id);
+    cache.size -= members.size;
+  }
+  return found;
 }
 
 /** The team's newest event seq, and the oldest one still stored (null when none is). */
@@ -345,6 +469,9 @@ export async function eventWindow(db: Db, teamId: string): Promise<{ latest: num
   };
 }
 
+/** How long a superseded list snapshot is kept, at least (pruneEvents). */
+const SNAPSHOT_GRACE_MS = 10 * 60 * 1000;
+
 /** Deletes events that are both older than the time window and outside the per-team count. */
 export async function pruneEvents(db: Db, now = Date.now()): Promise<number> {
   const cutoff = new Date(now - RETENTION.maxAgeMs).toISOString();
@@ -361,5 +488,24 @@ export async function pruneEvents(db: Db, now = Date.now()): Promise<number> {
       ),
     )
     .executeTakeFirst();
+  // Then the list snapshots that no event names and that stopped being their list's current one
+  // long enough ago that no transaction still holds one it read as current.
+  const superseded = new Date(now - SNAPSHOT_GRACE_MS).toISOString();
+  await db
+    .deleteFrom('list_audiences')
+    .where((eb) => eb.or([eb('superseded_at', '<', superseded), eb('superseded_at', 'is', null)]))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(selectFrom('event_audiences as ea').select('ea.audience_id').whereRef('ea.audience_id', '=', 'list_audiences.id')),
+      ),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('list_current_audiences as c').select('c.audience_id').whereRef('c.audience_id', '=', 'list_audiences.id'),
+        ),
+      ),
+    )
+    .execute();
   return Number(result.numDeletedRows);
 }

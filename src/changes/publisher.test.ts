@@ -8,7 +8,7 @@ import { tempDatabase, type TempDatabase } from '../../test/harness.js';
 import { openStore, type Store } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { createTeam } from '../membership/accounts.service.js';
-import { recordEvent } from './outbox.js';
+import { NO_AUDIENCE, recordEvent } from './outbox.js';
 import { ChangePublisher, committedChanges, type CommittedChange } from './publisher.js';
 
 describe('ChangePublisher', () => {
@@ -56,7 +56,7 @@ describe('the outbox publishes committed changes', () => {
     await database.remove();
   });
 
-  const event = () => ({ teamId, type: 'task.created' as const, data: { taskId: 1 }, audience: [] });
+  const event = () => ({ teamId, type: 'task.created' as const, data: { taskId: 1 }, audience: NO_AUDIENCE });
 
   test('a change is published once its transaction has committed, not while it is still open', async () => {
     heard.length = 0;

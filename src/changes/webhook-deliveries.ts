@@ -1,7 +1,8 @@
 /**
  * Webhook deliveries written by the outbox (outbox.ts), in the change's own transaction:
- * one row per enabled webhook of the team whose owner is among the event's recipients (so a
- * webhook gets exactly what its owner's event stream gets) and which subscribes to the type.
+ * one row per enabled webhook of the team whose owner is among the event's recipients (named, or
+ * a member of one of its list snapshots: outbox.ts, `Audience`; so a webhook gets exactly what
+ * its owner's event stream gets) and which subscribes to the type.
  * A crash after the commit loses nothing: the row is there, and a worker sends it (webhooks/delivery/worker.ts).
  *
  * On SQLite it is a statement of its own, skipped when the team has no enabled webhook (the
@@ -22,8 +23,10 @@ export type EventForWebhooks = {
   /** The event's data, JSON. */
   data: string;
   createdAt: string;
-  /** The event's recipients (listParam). */
+  /** The event's recipients named one by one (listParam). */
   userIds: ListParam;
+  /** The event's list snapshots (listParam), whose members are recipients too. */
+  audienceIds: ListParam;
 };
 
 /**
@@ -51,7 +54,18 @@ export function deliveriesForEvent(root: Kysely<any>, db: QueryCreator<any>, p: 
         ])
         .where('w.team_id', '=', p.teamId)
         .where('w.enabled', '=', 1)
-        .where(inList(root, 'w.owner_id', p.userIds))
+        .where((eb) =>
+          eb.or([
+            inList(root, 'w.owner_id', p.userIds),
+            eb.exists(
+              eb
+                .selectFrom('list_audience_members as am')
+                .select('am.user_id')
+                .whereRef('am.user_id', '=', 'w.owner_id')
+                .where(inList(root, 'am.audience_id', p.audienceIds)),
+            ),
+          ]),
+        )
         .where((eb) =>
           eb.or([
             eb('w.all_events', '=', 1),

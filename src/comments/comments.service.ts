@@ -21,7 +21,7 @@ import { fillPage, type Page } from '../pages.js';
 import type { Store } from '../storage/database.js';
 import type { Locked, RowLock } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
-import { readersOf } from '../tasks/access.js';
+import { audienceOf } from '../tasks/access.js';
 import { keepAccessibleTask, loadAccessibleTask } from '../tasks/tasks.service.js';
 import * as comments from './comments.repository.js';
 import type { CommentRecord } from './comments.repository.js';
@@ -55,7 +55,7 @@ async function recordCommentChange(
     teamId: caller.teamId,
     type: kind,
     data: { taskId: comment.taskId, commentId: comment.id },
-    audience: await readersOf(trx, comment.taskId),
+    audience: await audienceOf(trx, comment.taskId),
     activity: {
       taskId: comment.taskId,
       actorId: caller.userId,

@@ -11,7 +11,7 @@
  * member sees the team's labels.
  */
 import type { Caller } from '../caller.js';
-import { recordEvent, type EventType } from '../changes/outbox.js';
+import { NO_AUDIENCE, recordEvent, usersAudience, type EventType } from '../changes/outbox.js';
 import {
   DEFAULT_LABEL_COLOR,
   MAX_LABELS_PER_TEAM,
@@ -25,7 +25,7 @@ import { toId } from '../ids.js';
 import type { Store } from '../storage/database.js';
 import { isUniqueViolation } from '../storage/errors.js';
 import type { Db } from '../storage/schema.js';
-import { readersOfTasks } from '../tasks/access.js';
+import { audiencesOfTasks } from '../tasks/access.js';
 import { asManager, requireManager } from '../team/roles.js';
 import { memberIdsOf } from '../team/teams.repository.js';
 import * as labels from './labels.repository.js';
@@ -39,7 +39,7 @@ export function labelsOf(store: Store, caller: Caller): Promise<Label[]> {
 
 /** Sends the `label.*` event to every member of the team: the change's last statement. */
 async function announce(trx: Db, teamId: string, type: EventType, labelId: number): Promise<void> {
-  await recordEvent(trx, { teamId, type, data: { labelId }, audience: await memberIdsOf(trx, teamId) });
+  await recordEvent(trx, { teamId, type, data: { labelId }, audience: usersAudience(await memberIdsOf(trx, teamId)) });
 }
 
 const labelNotFound = (rawId: string | number) => notFound(`Label ${rawId} not found.`);
@@ -117,7 +117,7 @@ export function deleteLabelAs(store: Store, caller: Caller, rawId: string): Prom
     const taskIds = await taskLabels.holdTasksOf(trx, labelId);
     const before = await taskLabels.labelsOf(trx, taskIds);
     // Who may read each task, read before the first event takes the team row.
-    const readers = await readersOfTasks(trx, taskIds);
+    const readers = await audiencesOfTasks(trx, taskIds);
     await taskLabels.bumpTaskVersions(trx, labelId, true);
     await labels.deleteLabelRow(trx, labelId);
     for (const taskId of taskIds) {
@@ -126,7 +126,7 @@ export function deleteLabelAs(store: Store, caller: Caller, rawId: string): Prom
         teamId: caller.teamId,
         type: 'task.updated',
         data: { taskId },
-        audience: readers.get(taskId) ?? [],
+        audience: readers.get(taskId) ?? NO_AUDIENCE,
         activity: {
           taskId,
           actorId: caller.userId,

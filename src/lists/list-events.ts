@@ -1,5 +1,5 @@
 /** A list's realtime event: to its members, read in the change's transaction. */
-import { recordEvent, type EventType } from '../changes/outbox.js';
+import { recordEvent, usersAudience, type EventType } from '../changes/outbox.js';
 import type { Db } from '../storage/schema.js';
 import { memberIdsOfList, type ListRecord } from './lists.repository.js';
 
@@ -10,6 +10,6 @@ export async function recordListEvent(
   type: EventType,
   alsoTo: string[] = [],
 ): Promise<void> {
-  const audience = [...(await memberIdsOfList(trx, list.id)), ...alsoTo];
+  const audience = usersAudience([...(await memberIdsOfList(trx, list.id)), ...alsoTo]);
   await recordEvent(trx, { teamId: list.teamId, type, data: { listId: list.id }, audience });
 }

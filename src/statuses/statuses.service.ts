@@ -14,14 +14,14 @@
  * team (a new default also for the status that stopped being it).
  */
 import type { Caller } from '../caller.js';
-import { recordEvent, type EventType } from '../changes/outbox.js';
+import { NO_AUDIENCE, recordEvent, usersAudience, type EventType } from '../changes/outbox.js';
 import type { CreateStatusBody, StatusDeleted, UpdateStatusBody } from '../contract/statuses.js';
 import { MAX_STATUS_NAME_LENGTH, MAX_STATUS_ORDER } from '../contract/statuses.js';
 import { conflict, invalidInput, notFound } from '../http/errors.js';
 import { toId } from '../ids.js';
 import type { Db } from '../storage/schema.js';
 import type { Store } from '../storage/database.js';
-import { readersOfTasks } from '../tasks/access.js';
+import { audiencesOfTasks } from '../tasks/access.js';
 import { asManager, requireManager } from '../team/roles.js';
 import { memberIdsOf } from '../team/teams.repository.js';
 import * as statuses from './statuses.repository.js';
@@ -71,7 +71,7 @@ function checkFields(fields: StatusChanges): void {
  * (changes/outbox.ts holds the team row from the first to the commit).
  */
 async function announce(trx: Db, teamId: string, events: [EventType, number][]): Promise<void> {
-  const audience = await memberIdsOf(trx, teamId);
+  const audience = usersAudience(await memberIdsOf(trx, teamId));
   for (const [type, statusId] of events) await recordEvent(trx, { teamId, type, data: { statusId }, audience });
 }
 
@@ -189,14 +189,14 @@ export function deleteStatus(
     await statuses.deleteStatusRow(trx, status.id);
     // Who may read each task, read before the first event takes the team row: from there to the
     // commit only the events are written.
-    const readers = await readersOfTasks(trx, taskIds);
+    const readers = await audiencesOfTasks(trx, taskIds);
     const move = { from: { id: status.id, name: status.name }, to: { id: target.id, name: target.name } };
     for (const taskId of taskIds) {
       await recordEvent(trx, {
         teamId,
         type: 'task.updated',
         data: { taskId },
-        audience: readers.get(taskId) ?? [],
+        audience: readers.get(taskId) ?? NO_AUDIENCE,
         activity: { taskId, actorId, kind: 'task.updated', changes: { status: move } },
       });
     }

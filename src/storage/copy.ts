@@ -42,8 +42,13 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   { table: 'task_activity', key: ['id'] },
   { table: 'task_comments', key: ['id'] },
   // The outbox too, so clients resume their event streams across the move.
+  // The lists' member snapshots that events name (migration 0020); which one is each list's
+  // current snapshot is not copied (NOT_COPIED): the target makes its own.
+  { table: 'list_audiences', key: ['id'] },
+  { table: 'list_audience_members', key: ['audience_id', 'user_id'] },
   { table: 'events', key: ['id'] },
   { table: 'event_recipients', key: ['event_id', 'user_id'] },
+  { table: 'event_audiences', key: ['event_id', 'audience_id'] },
   // Webhooks with their queue and log. Secrets stay sealed: the target's servers need the same
   // WEBHOOK_SECRET_KEY to sign with them.
   { table: 'webhooks', key: ['id'] },
@@ -66,6 +71,9 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   // Migration 0007: UNLOGGED, so PostgreSQL itself empties it after a crash. Leaving it behind
   // forgives at most one window of requests, exactly as a crash does.
   rate_limit_counters: 'ephemeral by design',
+  // Migration 0020: a pointer to the snapshot that equals a list's members, which the target's
+  // own triggers would delete as its list members are copied in; the target makes its own.
+  list_current_audiences: 'derived: made again by the first change of each list',
   // Migration 0011, SQLite: the titles' FTS5 index and its shadow tables, derived from tasks.
   // The target's own triggers index each task as it is copied in.
   ...Object.fromEntries(

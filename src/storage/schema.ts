@@ -146,6 +146,31 @@ export interface EventRecipientsTable {
   user_id: string;
 }
 
+/** An immutable snapshot of one list's members (migration 0020). */
+export interface ListAudiencesTable {
+  id: Generated<number>;
+  team_id: string;
+  list_id: number;
+  created_at: string;
+  superseded_at: string | null;
+}
+
+export interface ListAudienceMembersTable {
+  audience_id: number;
+  user_id: string;
+}
+
+/** The snapshot that still equals the list's members; deleted by trigger when they change. */
+export interface ListCurrentAudiencesTable {
+  list_id: number;
+  audience_id: number;
+}
+
+export interface EventAudiencesTable {
+  event_id: number;
+  audience_id: number;
+}
+
 export interface SessionsTable {
   /** sha256 of the cookie's secret. */
   id: string;
@@ -298,6 +323,10 @@ export interface Tables {
   task_list_items: TaskListItemsTable;
   events: EventsTable;
   event_recipients: EventRecipientsTable;
+  list_audiences: ListAudiencesTable;
+  list_audience_members: ListAudienceMembersTable;
+  list_current_audiences: ListCurrentAudiencesTable;
+  event_audiences: EventAudiencesTable;
   sessions: SessionsTable;
   idempotency_keys: IdempotencyKeysTable;
   task_activity: TaskActivityTable;

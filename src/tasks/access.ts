@@ -3,7 +3,9 @@
  * are assigned to it, or are a member of a non-archived list it is attached to.
  * Used as the guard of single-task operations and, per row, in GET /v1/tasks.
  */
+import { NO_AUDIENCE, type Audience } from '../changes/outbox.js';
 import { sql, type ExpressionBuilder, type ExpressionWrapper, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { inList, isPostgres, listParam, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, Tables } from '../storage/schema.js';
 
@@ -72,53 +74,143 @@ export function mayAccessAllOf(
   );
 }
 
-const readerRows = prepared((db, p: { taskId: number }) =>
+/**
+ * Each task's direct readers (its creator and assignees), and its non-archived lists with the
+ * snapshot of their members that is still current, if any (migration 0020).
+ */
+const audienceRows = prepared((db, p: { taskIds: ListParam }) =>
   db
     .selectFrom('tasks')
-    .select('created_by as user_id')
-    .where('id', '=', p.taskId)
-    .union(db.selectFrom('task_assignees').select('user_id').where('task_id', '=', p.taskId))
-    .union(
+    .select([
+      'id as task_id',
+      sql<string | null>`created_by`.as('user_id'),
+      sql<number | null>`cast(null as integer)`.as('list_id'),
+      sql<number | null>`cast(null as integer)`.as('audience_id'),
+    ])
+    .where(inList(db, 'id', p.taskIds))
+    .unionAll(
+      db
+        .selectFrom('task_assignees')
+        .select([
+          'task_id',
+          sql<string | null>`user_id`.as('user_id'),
+          sql<number | null>`cast(null as integer)`.as('list_id'),
+          sql<number | null>`cast(null as integer)`.as('audience_id'),
+        ])
+        .where(inList(db, 'task_id', p.taskIds)),
+    )
+    .unionAll(
       db
         .selectFrom('task_list_items as i')
         .innerJoin('task_lists as l', 'l.id', 'i.list_id')
-        .innerJoin('list_members as m', 'm.list_id', 'i.list_id')
-        .select('m.user_id')
-        .where('i.task_id', '=', p.taskId)
+        .leftJoin('list_current_audiences as c', 'c.list_id', 'i.list_id')
+        .select([
+          'i.task_id',
+          sql<string | null>`cast(null as text)`.as('user_id'),
+          'i.list_id',
+          'c.audience_id',
+        ])
+        .where(inList(db, 'i.task_id', p.taskIds))
         .where('l.is_archived', '=', 0),
     ),
 );
 
-/** Every user who may access the task now: the audience of its realtime events. */
-export async function readersOf(db: Db, taskId: number): Promise<string[]> {
-  return (await readerRows(db, { taskId })).map((r) => r.user_id);
+const currentSnapshot = prepared((db, p: { listId: number }) =>
+  db.selectFrom('list_current_audiences').select('audience_id').where('list_id', '=', p.listId),
+);
+
+const insertSnapshot = prepared((db, p: { listId: number; createdAt: string }) =>
+  db
+    .insertInto('list_audiences')
+    .columns(['team_id', 'list_id', 'created_at'])
+    .expression(
+      db
+        .selectFrom('task_lists')
+        .select((eb) => ['team_id', 'id', eb.cast(eb.val(p.createdAt), 'text').as('created_at')])
+        .where('id', '=', p.listId),
+    )
+    .returning('id'),
+);
+
+const insertSnapshotMembers = prepared((db, p: { audienceId: number; listId: number }) =>
+  db
+    .insertInto('list_audience_members')
+    .columns(['audience_id', 'user_id'])
+    .expression(
+      db
+        .selectFrom('list_members')
+        .select((eb) => [eb.cast(eb.val(p.audienceId), 'integer').as('audience_id'), 'user_id'])
+        .where('list_id', '=', p.listId),
+    ),
+);
+
+const makeCurrent = prepared((db, p: { listId: number; audienceId: number }) =>
+  db
+    .insertInto('list_current_audiences')
+    .values({ list_id: p.listId, audience_id: p.audienceId })
+    .onConflict((oc) => oc.column('list_id').doNothing()),
+);
+
+/**
+ * The snapshot of each list's members that is current, written where a membership change (or
+ * a new list) left none: one statement per list the first time, nothing after.
+ *
+ * On PostgreSQL the lists are first locked FOR SHARE, which a membership change's trigger waits
+ * for (FOR NO KEY UPDATE, migration 0020), and which waits for one in progress: the members read
+ * next are the list's members until this transaction commits, so the snapshot can be made its
+ * current one. Without the lock, a snapshot read just before a member left could be made current
+ * just after, and keep showing them the list's changes.
+ */
+async function snapshotsOf(db: Db, listIds: readonly number[]): Promise<Map<number, number>> {
+  const snapshots = new Map<number, number>();
+  const sorted = [...new Set(listIds)].sort((a, b) => a - b);
+  if (isPostgres(db)) {
+    await db.selectFrom('task_lists').select('id').where(inList(db, 'id', listParam(db, sorted))).orderBy('id').forShare().execute();
+  }
+  const createdAt = new Date().toISOString();
+  for (const listId of sorted) {
+    const [current] = await currentSnapshot(db, { listId });
+    if (current) {
+      snapshots.set(listId, current.audience_id);
+      continue;
+    }
+    const [made] = await insertSnapshot(db, { listId, createdAt });
+    await insertSnapshotMembers(db, { audienceId: made!.id, listId });
+    await makeCurrent(db, { listId, audienceId: made!.id });
+    snapshots.set(listId, made!.id);
+  }
+  return snapshots;
 }
 
-/** `readersOf` for many tasks in few statements: each task's readers, by task id. */
-export async function readersOfTasks(db: Db, taskIds: readonly number[]): Promise<Map<number, string[]>> {
-  const readers = new Map<number, string[]>();
+/**
+ * Who may read each task now (the spec's rule above): the audience of its events, by task id.
+ * Its creator and assignees by name, and each of its lists' members as the list's snapshot
+ * (changes/outbox.ts), so that what an event stores does not grow with its lists' size.
+ */
+export async function audiencesOfTasks(db: Db, taskIds: readonly number[]): Promise<Map<number, Audience>> {
+  const audiences = new Map<number, { users: string[]; listAudiences: number[] }>();
+  const stale: { taskId: number; listId: number }[] = [];
   for (let i = 0; i < taskIds.length; i += 500) {
-    const ids = taskIds.slice(i, i + 500);
-    const rows = await db
-      .selectFrom('tasks')
-      .select(['id as task_id', 'created_by as user_id'])
-      .where('id', 'in', ids)
-      .union(db.selectFrom('task_assignees').select(['task_id', 'user_id']).where('task_id', 'in', ids))
-      .union(
-        db
-          .selectFrom('task_list_items as i')
-          .innerJoin('task_lists as l', 'l.id', 'i.list_id')
-          .innerJoin('list_members as m', 'm.list_id', 'i.list_id')
-          .select(['i.task_id', 'm.user_id'])
-          .where('i.task_id', 'in', ids)
-          .where('l.is_archived', '=', 0),
-      )
-      .execute();
-    for (const { task_id, user_id } of rows) {
-      const users = readers.get(task_id);
-      if (users) users.push(user_id);
-      else readers.set(task_id, [user_id]);
+    const rows = await audienceRows(db, { taskIds: listParam(db, taskIds.slice(i, i + 500)) });
+    for (const row of rows) {
+      let audience = audiences.get(row.task_id);
+      if (!audience) audiences.set(row.task_id, (audience = { users: [], listAudiences: [] }));
+      if (row.user_id !== null) audience.users.push(row.user_id);
+      else if (row.audience_id !== null) audience.listAudiences.push(row.audience_id);
+      else stale.push({ taskId: row.task_id, listId: row.list_id! });
     }
   }
-  return readers;
+  if (stale.length > 0) {
+    const snapshots = await snapshotsOf(
+      db,
+      stale.map((s) => s.listId),
+    );
+    for (const { taskId, listId } of stale) audiences.get(taskId)!.listAudiences.push(snapshots.get(listId)!);
+  }
+  return audiences;
+}
+
+/** `audiencesOfTasks` for one task. */
+export async function audienceOf(db: Db, taskId: number): Promise<Audience> {
+  return (await audiencesOfTasks(db, [taskId])).get(taskId) ?? NO_AUDIENCE;
 }

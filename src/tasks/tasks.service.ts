@@ -30,8 +30,8 @@ import type { Store } from '../storage/database.js';
 import type { Locked } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
 import { keptMembersAmong } from '../team/teams.repository.js';
-import { recordEvent, recordTaskCreated } from '../changes/outbox.js';
-import { readersOf } from './access.js';
+import { joinAudiences, recordEvent, recordTaskCreated, usersAudience } from '../changes/outbox.js';
+import { audienceOf } from './access.js';
 import { changedFields, listsAfter, setChange } from './task-activity.js';
 import { findPage, type TaskFilter, type TaskPage } from './task-query.js';
 import * as links from './task-links.repository.js';
@@ -218,7 +218,7 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
       teamId: caller.teamId,
       type: 'task.created',
       data: { taskId: row.id },
-      audience: await readersOf(trx, row.id),
+      audience: await audienceOf(trx, row.id),
       activity: { taskId: row.id, actorId: caller.userId, kind: 'task.created', changes: {} },
     });
     return presentNewTask(row, { status, createdBy: people.get(caller.userId)!, assignees, lists, labels, parent });
@@ -239,7 +239,7 @@ export async function updateTask(
   return store.transaction(async (trx) => {
     const task = await loadTaskForChange(trx, caller, rawTaskId, 'change');
     checkIfMatch(ifMatch, task, 'task');
-    const readersBefore = await readersOf(trx, task.id);
+    const readersBefore = await audienceOf(trx, task.id);
     const changes: TaskChanges = {};
     if (patch.title !== undefined) changes.title = patch.title;
     if (patch.description !== undefined) changes.description = patch.description;
@@ -289,12 +289,12 @@ export async function updateTask(
       // Readers are its creator, assignees and lists' members (access.ts): while its lists stay,
       // those after are those before less the assignees removed plus the ones given, so before
       // and after together are known without a second read.
-      const readersAfter = listIds ? await readersOf(trx, task.id) : (assigneeIds ?? []);
+      const readersAfter = listIds ? await audienceOf(trx, task.id) : usersAudience(assigneeIds ?? []);
       await recordEvent(trx, {
         teamId: caller.teamId,
         type: 'task.updated',
         data: { taskId: task.id },
-        audience: [...readersBefore, ...readersAfter],
+        audience: joinAudiences(readersBefore, readersAfter),
         activity:
           Object.keys(recorded).length === 0
             ? undefined
@@ -315,7 +315,7 @@ export async function deleteTask(
     const task = await loadTaskForChange(trx, caller, rawTaskId, 'delete');
     checkIfMatch(ifMatch, task, 'task');
     // Who could read it just before it went: the audience of its deletion.
-    const readers = await readersOf(trx, task.id);
+    const readers = await audienceOf(trx, task.id);
     const subtaskIds = await tasks.subtaskIdsOf(trx, task.id);
     await tasks.deleteTask(trx, task.id);
     await recordEvent(trx, {
@@ -331,7 +331,7 @@ export async function deleteTask(
         teamId: caller.teamId,
         type: 'task.updated',
         data: { taskId: subtaskId },
-        audience: await readersOf(trx, subtaskId),
+        audience: await audienceOf(trx, subtaskId),
         activity: {
           taskId: subtaskId,
           actorId: caller.userId,

@@ -4,7 +4,7 @@
  * audience is read once (one query for every member, or for the owners and admins) and the
  * outbox stores it with the event, the mechanism every team-wide event shares.
  */
-import { recordEvent } from '../changes/outbox.js';
+import { recordEvent, usersAudience } from '../changes/outbox.js';
 import type { TeamEventType } from '../contract/enums.js';
 import type { Db } from '../storage/schema.js';
 import { managerIdsOf, memberIdsOf } from './teams.repository.js';
@@ -14,12 +14,12 @@ type InvitationEvent = Extract<TeamEventType, `invitation.${string}`>;
 
 /** `team.updated` `{"teamId"}` to every member of the team. */
 export async function recordTeamUpdated(trx: Db, teamId: string): Promise<void> {
-  await recordEvent(trx, { teamId, type: 'team.updated', data: { teamId }, audience: await memberIdsOf(trx, teamId) });
+  await recordEvent(trx, { teamId, type: 'team.updated', data: { teamId }, audience: usersAudience(await memberIdsOf(trx, teamId)) });
 }
 
 /** `member.*` `{"userId"}` to every member of the team (as it is now: a removed member is none). */
 export async function recordMemberEvent(trx: Db, teamId: string, type: MemberEvent, userId: string): Promise<void> {
-  await recordEvent(trx, { teamId, type, data: { userId }, audience: await memberIdsOf(trx, teamId) });
+  await recordEvent(trx, { teamId, type, data: { userId }, audience: usersAudience(await memberIdsOf(trx, teamId)) });
 }
 
 /** `invitation.*` `{"invitationId"}`, one per invitation, to the team's owners and admins only. */
@@ -30,7 +30,7 @@ export async function recordInvitationEvents(
   invitationIds: readonly string[],
 ): Promise<void> {
   if (invitationIds.length === 0) return;
-  const audience = await managerIdsOf(trx, teamId);
+  const audience = usersAudience(await managerIdsOf(trx, teamId));
   for (const invitationId of invitationIds) {
     await recordEvent(trx, { teamId, type, data: { invitationId }, audience });
   }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pruneEvents, recordEvent } from '../../src/changes/outbox.js';
+import { pruneEvents, recordEvent, usersAudience } from '../../src/changes/outbox.js';
 import { createTestTeam } from '../factories.js';
 import { startTestServer, type TestServer } from '../harness.js';
 import { closeAllStreams, openStream, show, type SseEvent, type SseStream } from '../sse/stream.js';
@@ -109,7 +109,7 @@ describe('realtime events (GET /v1/events): resuming with Last-Event-ID', () => 
             teamId: team.id,
             type: 'task.updated',
             data: { taskId: ++written },
-            audience: [m.userId],
+            audience: usersAudience([m.userId]),
           }),
         );
         if (written % 3 === 0) await sleep(1);
@@ -148,7 +148,7 @@ describe('realtime events (GET /v1/events): resuming with Last-Event-ID', () => 
           teamId: team.id,
           type: 'task.updated',
           data: { taskId: i },
-          audience: [m.userId],
+          audience: usersAudience([m.userId]),
         });
       }
     });
@@ -195,7 +195,7 @@ describe('realtime events (GET /v1/events): resuming with Last-Event-ID', () => 
         teamId: team.id,
         type: 'task.created',
         data: { taskId: 1 },
-        audience: [m.userId],
+        audience: usersAudience([m.userId]),
       }),
     );
     const next = await tooOld.next();

@@ -20,7 +20,7 @@ import type { Caller } from '../../src/caller.js';
 import { revokeKey } from '../../src/keys/keys.repository.js';
 import { createEventBus } from '../../src/changes/bus.js';
 import { EventHub } from '../../src/realtime/hub.js';
-import { recordEvent } from '../../src/changes/outbox.js';
+import { recordEvent, usersAudience } from '../../src/changes/outbox.js';
 import { bridgeToBus } from '../../src/changes/bridge.js';
 import { createTestTeam, type Actor } from '../factories.js';
 import { startTestServer, tempDatabase, TEST_STORE, type TempDatabase, type TestServer } from '../harness.js';
@@ -36,7 +36,7 @@ async function writeEvents(server: TestServer, who: Actor, count: number): Promi
         teamId: who.teamId,
         type: 'task.updated',
         data: { taskId: i + 1 },
-        audience: [who.userId],
+        audience: usersAudience([who.userId]),
       }),
     );
   }
