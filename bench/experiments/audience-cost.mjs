@@ -3,26 +3,51 @@
 // service's updateTask (a title change; no HTTP, no authentication) run ROUNDS × EACH times per
 // size, the sizes alternating, each timed by process.cpuUsage; the median of the rounds is the
 // answer, with each size's ratio to the 2-member list's. Also counts the event_recipients rows a
-// change writes. CPU time on a loaded machine is noisy; the ratios are the figure to read.
+// change writes (event_recipients, and event_audiences where the tree has it). CPU time on a
+// loaded machine is noisy; the ratios are the figure to read.
 //
-//   [ROUNDS=15] [EACH=40] node bench/experiments/audience-cost.mjs
+//   [ROUNDS=15] [EACH=40] [ROOT=<a built checkout>] [PG=postgres://…/postgres] node bench/experiments/audience-cost.mjs
+//
+// ROOT runs another checkout's code (an A/B in one machine state); PG runs on a fresh
+// PostgreSQL database on that server instead of SQLite, and adds PostgreSQL's own CPU.
 import fs from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../../dist/src/storage/database.js';
-import { migrateToLatest } from '../../dist/src/storage/migrate.js';
-import { createTeam } from '../../dist/src/membership/accounts.service.js';
-import { insertUser } from '../../dist/src/team/users.repository.js';
-import { upsertMember } from '../../dist/src/team/teams.repository.js';
-import { createList } from '../../dist/src/lists/lists.service.js';
-import { createTask, updateTask } from '../../dist/src/tasks/tasks.service.js';
+import pg from 'pg';
+import { parentPid, postgresCpuMs } from '../../dist/bench/support.js';
+import { createPostgresDatabase } from '../../dist/test/harness.js';
+
+const root = process.env.ROOT ?? new URL('../..', import.meta.url).pathname;
+const { openStore } = await import(`${root}/dist/src/storage/database.js`);
+const { migrateToLatest } = await import(`${root}/dist/src/storage/migrate.js`);
+const { createTeam } = await import(`${root}/dist/src/membership/accounts.service.js`);
+const { insertUser } = await import(`${root}/dist/src/team/users.repository.js`);
+const { upsertMember } = await import(`${root}/dist/src/team/teams.repository.js`);
+const { createList } = await import(`${root}/dist/src/lists/lists.service.js`);
+const { createTask, updateTask } = await import(`${root}/dist/src/tasks/tasks.service.js`);
 
 const SIZES = [2, 50, 500, 2000];
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const EACH = Number(process.env.EACH ?? 40);
 const dir = fs.mkdtempSync(join(os.tmpdir(), 'audience-cost-'));
-const store = openStore(`sqlite:${join(dir, 'tasklane.db')}`);
+const pgDatabase = process.env.PG && (await createPostgresDatabase(process.env.PG, `scratch_audience_${process.pid}`));
+const store = openStore(pgDatabase ? pgDatabase.url : `sqlite:${join(dir, 'tasklane.db')}`);
 await migrateToLatest(store);
+let postmaster;
+if (pgDatabase) {
+  const probe = new pg.Client({ connectionString: pgDatabase.url });
+  await probe.connect();
+  postmaster = parentPid((await probe.query('select pg_backend_pid() as pid')).rows[0].pid);
+  await probe.end();
+}
+/** CPU ms so far: this process's, and on PostgreSQL its server's for this database too. */
+const cpuMs = () => {
+  const used = process.cpuUsage();
+  return (
+    (used.user + used.system) / 1000 +
+    (pgDatabase ? postgresCpuMs(postmaster, new URL(pgDatabase.url).pathname.slice(1)) : 0)
+  );
+};
 
 const team = await store.transaction((trx) => createTeam(trx, 'Audience'));
 let people = 0;
@@ -48,15 +73,20 @@ for (const size of SIZES) {
   tasks.set(size, task.id);
 }
 
-const rowsBefore = async () =>
+const count = async (table) =>
   Number(
     (
       await store.db
-        .selectFrom('event_recipients')
+        .selectFrom(table)
         .select((eb) => eb.fn.countAll().as('n'))
         .executeTakeFirst()
     ).n,
   );
+const hasAudiences = await count('event_audiences').then(
+  () => true,
+  () => false,
+);
+const rowsBefore = async () => (await count('event_recipients')) + (hasAudiences ? await count('event_audiences') : 0);
 const samples = new Map(SIZES.map((size) => [size, []]));
 const recipients = new Map();
 let edit = 0;
@@ -69,10 +99,9 @@ for (const size of SIZES) {
 }
 for (let round = 0; round < ROUNDS; round++) {
   for (const size of SIZES) {
-    const start = process.cpuUsage();
+    const start = cpuMs();
     for (let i = 0; i < EACH; i++) await patch(size);
-    const used = process.cpuUsage(start);
-    samples.get(size).push((used.user + used.system) / 1000 / EACH);
+    samples.get(size).push((cpuMs() - start) / EACH);
   }
 }
 // BREAKDOWN=1: where a PATCH's time goes at 2,000 members, by statement (SQLite's own time).
@@ -103,7 +132,7 @@ if (process.env.BREAKDOWN) {
 }
 const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const base = median([...samples.get(2)]);
-console.log('| list members | event_recipients rows a change | CPU ms a PATCH (median) | ÷ 2 members |');
+console.log('| list members | audience rows a change | CPU ms a PATCH (median) | ÷ 2 members |');
 console.log('|---|---|---|---|');
 for (const size of SIZES) {
   const m = median([...samples.get(size)]);
@@ -112,4 +141,5 @@ for (const size of SIZES) {
   );
 }
 await store.close();
+await pgDatabase?.remove();
 fs.rmSync(dir, { recursive: true, force: true });

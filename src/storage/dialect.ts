@@ -172,6 +172,13 @@ export async function lockKey(trx: Kysely<any>, key: string): Promise<void> {
   if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
 }
 
+/**
+ * The class of PostgreSQL's two-key advisory locks on a list's membership (the other key is the
+ * list id): a task's change takes it shared before it reads who may see it (tasks/access.ts); a
+ * change of the list's members or archiving takes it exclusive (migration 0020's triggers).
+ */
+export const LIST_MEMBERSHIP_LOCK = 27_001;
+
 /** An arbitrary constant naming tasklane's setup lock among a database's advisory locks. */
 const SETUP_LOCK_ID = 7_270_431_001;
 

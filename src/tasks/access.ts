@@ -5,7 +5,7 @@
  */
 import { NO_AUDIENCE, type Audience } from '../changes/outbox.js';
 import { sql, type ExpressionBuilder, type ExpressionWrapper, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { inList, isPostgres, listParam, type ListParam } from '../storage/dialect.js';
+import { inList, isPostgres, LIST_MEMBERSHIP_LOCK, listParam, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, Tables } from '../storage/schema.js';
 
@@ -152,21 +152,36 @@ const makeCurrent = prepared((db, p: { listId: number; audienceId: number }) =>
 );
 
 /**
+ * PostgreSQL: a shared lock on the membership of each list the tasks are in, in list id order,
+ * held to commit. A change of a list's members or archiving takes it exclusively (migration
+ * 0020's triggers), so it either waits for this transaction, or this one waits for it to commit
+ * and then reads what it did: an event committed after a member left never names them, and the
+ * members a snapshot is made of cannot change before it becomes the list's current one. SQLite
+ * needs nothing: `begin immediate` runs one writer at a time.
+ */
+const lockListMemberships = prepared((db, p: { taskIds: ListParam }) =>
+  db
+    .selectFrom(
+      db
+        .selectFrom('task_list_items')
+        .select('list_id')
+        .distinct()
+        .where(inList(db, 'task_id', p.taskIds))
+        .orderBy('list_id')
+        // A fence: the locks are taken as the sorted rows come, in list id order.
+        .offset(0)
+        .as('s'),
+    )
+    .select(sql<unknown>`pg_advisory_xact_lock_shared(${sql.lit(LIST_MEMBERSHIP_LOCK)}, s.list_id)`.as('locked')),
+);
+
+/**
  * The snapshot of each list's members that is current, written where a membership change (or
- * a new list) left none: one statement per list the first time, nothing after.
- *
- * On PostgreSQL the lists are first locked FOR SHARE, which a membership change's trigger waits
- * for (FOR NO KEY UPDATE, migration 0020), and which waits for one in progress: the members read
- * next are the list's members until this transaction commits, so the snapshot can be made its
- * current one. Without the lock, a snapshot read just before a member left could be made current
- * just after, and keep showing them the list's changes.
+ * a new list) left none: three statements per list the first time, nothing after.
  */
 async function snapshotsOf(db: Db, listIds: readonly number[]): Promise<Map<number, number>> {
   const snapshots = new Map<number, number>();
   const sorted = [...new Set(listIds)].sort((a, b) => a - b);
-  if (isPostgres(db)) {
-    await db.selectFrom('task_lists').select('id').where(inList(db, 'id', listParam(db, sorted))).orderBy('id').forShare().execute();
-  }
   const createdAt = new Date().toISOString();
   for (const listId of sorted) {
     const [current] = await currentSnapshot(db, { listId });
@@ -190,6 +205,8 @@ async function snapshotsOf(db: Db, listIds: readonly number[]): Promise<Map<numb
 export async function audiencesOfTasks(db: Db, taskIds: readonly number[]): Promise<Map<number, Audience>> {
   const audiences = new Map<number, { users: string[]; listAudiences: number[] }>();
   const stale: { taskId: number; listId: number }[] = [];
+  // All the lists at once, so that their locks are taken in one order.
+  if (isPostgres(db) && taskIds.length > 0) await lockListMemberships(db, { taskIds: listParam(db, taskIds) });
   for (let i = 0; i < taskIds.length; i += 500) {
     const rows = await audienceRows(db, { taskIds: listParam(db, taskIds.slice(i, i + 500)) });
     for (const row of rows) {

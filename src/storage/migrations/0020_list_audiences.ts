@@ -18,13 +18,14 @@
  * The trigger also marks the superseded snapshot's `superseded_at`; pruning (changes/outbox.ts)
  * waits a while after it, since a transaction may have read it as current just before.
  *
- * On PostgreSQL the trigger also locks the list's row (FOR NO KEY UPDATE) before it deletes the
- * pointer; a writer making a snapshot holds that row FOR SHARE from before it reads the members
- * to its commit, so a membership change and a snapshot are ordered, and a snapshot read before a
- * member left can never become the list's current one after (tasks/audience.ts).
+ * On PostgreSQL, where transactions overlap, a change of a list's members (or of its archiving)
+ * also takes an advisory lock on the list's membership, exclusive; a change of a task takes it
+ * shared, before it reads its audience, and holds it to commit (tasks/access.ts). So the two are
+ * ordered: an event committed after a member left never names them, and a snapshot is read from
+ * members that cannot change before it is made current. SQLite runs one writer at a time.
  */
 import { sql, type Kysely, type Migration } from 'kysely';
-import { withSerialId, type DialectName } from '../dialect.js';
+import { LIST_MEMBERSHIP_LOCK, withSerialId, type DialectName } from '../dialect.js';
 
 /** Now, as the ISO 8601 text every timestamp column holds. */
 const NOW_PG = sql.raw(`to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
@@ -62,25 +63,47 @@ export function listAudiences(dialect: DialectName): Migration {
       await db.schema.createIndex('event_audiences_audience_idx').on('event_audiences').column('audience_id').execute();
 
       if (dialect === 'postgres') {
-        await sql`create function list_audience_superseded(list integer) returns void language plpgsql as $$
-          begin
-            perform 1 from task_lists where id = list for no key update;
-            update list_audiences set superseded_at = ${NOW_PG}
-              where id in (select audience_id from list_current_audiences where list_id = list);
-            delete from list_current_audiences where list_id = list;
-          end $$`.execute(db);
+        // Statement-level, so that one statement changing many lists' members (a member leaving
+        // the team) takes their locks in list id order, as the readers do: no deadlock.
         await sql`create function list_members_changed() returns trigger language plpgsql as $$
+          declare
+            list integer;
           begin
-            if tg_op <> 'INSERT' then
-              perform list_audience_superseded(old.list_id);
-            end if;
-            if tg_op <> 'DELETE' then
-              perform list_audience_superseded(new.list_id);
-            end if;
+            for list in select distinct list_id from changed_lists order by 1 loop
+              perform pg_advisory_xact_lock(${sql.lit(LIST_MEMBERSHIP_LOCK)}, list);
+            end loop;
+            update list_audiences set superseded_at = ${NOW_PG}
+              where id in (select c.audience_id from list_current_audiences c
+                           where c.list_id in (select list_id from changed_lists));
+            delete from list_current_audiences where list_id in (select list_id from changed_lists);
             return null;
           end $$`.execute(db);
-        await sql`create trigger list_members_changed after insert or update or delete on list_members
-          for each row execute function list_members_changed()`.execute(db);
+        await sql`create trigger list_members_inserted after insert on list_members
+          referencing new table as changed_lists for each statement execute function list_members_changed()`.execute(db);
+        await sql`create trigger list_members_deleted after delete on list_members
+          referencing old table as changed_lists for each statement execute function list_members_changed()`.execute(db);
+        // An update names the list it leaves and the one it joins; tasklane never updates these
+        // rows, but a trigger that missed one would let a snapshot outlive its members.
+        await sql`create function list_members_updated() returns trigger language plpgsql as $$
+          begin
+            perform pg_advisory_xact_lock(${sql.lit(LIST_MEMBERSHIP_LOCK)}, l)
+              from (select old.list_id as l union select new.list_id order by 1 offset 0) ids;
+            update list_audiences set superseded_at = ${NOW_PG}
+              where id in (select audience_id from list_current_audiences where list_id in (old.list_id, new.list_id));
+            delete from list_current_audiences where list_id in (old.list_id, new.list_id);
+            return null;
+          end $$`.execute(db);
+        await sql`create trigger list_members_updated after update on list_members
+          for each row execute function list_members_updated()`.execute(db);
+        // Archiving a list ends its members' access as leaving it does: ordered with readers the same way.
+        await sql`create function list_archived_changed() returns trigger language plpgsql as $$
+          begin
+            perform pg_advisory_xact_lock(${sql.lit(LIST_MEMBERSHIP_LOCK)}, new.id);
+            return null;
+          end $$`.execute(db);
+        await sql`create trigger task_lists_archived_changed after update of is_archived on task_lists
+          for each row when (old.is_archived is distinct from new.is_archived)
+          execute function list_archived_changed()`.execute(db);
         return;
       }
       for (const [event, lists] of [
