@@ -147,7 +147,10 @@ const insertEventAudiences = prepared((db, p: { eventId: number; audienceIds: Li
     .expression(
       db
         .selectFrom(listValues(db, p.audienceIds))
-        .select((eb) => [eb.cast(eb.val(p.eventId), 'integer').as('event_id'), sql<number>`cast(${sql.ref('v.value')} as integer)`.as('audience_id')]),
+        .select((eb) => [
+          eb.cast(eb.val(p.eventId), 'integer').as('event_id'),
+          sql<number>`cast(${sql.ref('v.value')} as integer)`.as('audience_id'),
+        ]),
     ),
 );
 
@@ -238,7 +241,10 @@ const recordInOneStatement = (withActivity: boolean, withDeliveries = true) =>
               cte
                 .selectFrom(listValues(db, p.audienceIds))
                 .crossJoin('event')
-                .select(['event.id as event_id', sql<number>`cast(${sql.ref('v.value')} as integer)`.as('audience_id')]),
+                .select([
+                  'event.id as event_id',
+                  sql<number>`cast(${sql.ref('v.value')} as integer)`.as('audience_id'),
+                ]),
             ),
         )
         // Webhook deliveries, in the same statement (webhook-deliveries.ts); none for a team event.
@@ -386,7 +392,12 @@ export async function eventsAfter(
     );
   }
   const rows = await query.orderBy('e.seq').limit(options.limit).execute();
-  const events = rows.map((row) => ({ seq: row.seq, type: row.type, data: row.data, recipients: new EventRecipients() }));
+  const events = rows.map((row) => ({
+    seq: row.seq,
+    type: row.type,
+    data: row.data,
+    recipients: new EventRecipients(),
+  }));
   if (options.userId) {
     for (const event of events) event.recipients.users.add(options.userId);
     return events;
@@ -496,13 +507,19 @@ export async function pruneEvents(db: Db, now = Date.now()): Promise<number> {
     .where((eb) => eb.or([eb('superseded_at', '<', superseded), eb('superseded_at', 'is', null)]))
     .where(({ not, exists, selectFrom }) =>
       not(
-        exists(selectFrom('event_audiences as ea').select('ea.audience_id').whereRef('ea.audience_id', '=', 'list_audiences.id')),
+        exists(
+          selectFrom('event_audiences as ea')
+            .select('ea.audience_id')
+            .whereRef('ea.audience_id', '=', 'list_audiences.id'),
+        ),
       ),
     )
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
-          selectFrom('list_current_audiences as c').select('c.audience_id').whereRef('c.audience_id', '=', 'list_audiences.id'),
+          selectFrom('list_current_audiences as c')
+            .select('c.audience_id')
+            .whereRef('c.audience_id', '=', 'list_audiences.id'),
         ),
       ),
     )

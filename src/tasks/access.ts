@@ -104,12 +104,7 @@ const audienceRows = prepared((db, p: { taskIds: ListParam }) =>
         .selectFrom('task_list_items as i')
         .innerJoin('task_lists as l', 'l.id', 'i.list_id')
         .leftJoin('list_current_audiences as c', 'c.list_id', 'i.list_id')
-        .select([
-          'i.task_id',
-          sql<string | null>`cast(null as text)`.as('user_id'),
-          'i.list_id',
-          'c.audience_id',
-        ])
+        .select(['i.task_id', sql<string | null>`cast(null as text)`.as('user_id'), 'i.list_id', 'c.audience_id'])
         .where(inList(db, 'i.task_id', p.taskIds))
         .where('l.is_archived', '=', 0),
     ),

@@ -14,7 +14,12 @@ type InvitationEvent = Extract<TeamEventType, `invitation.${string}`>;
 
 /** `team.updated` `{"teamId"}` to every member of the team. */
 export async function recordTeamUpdated(trx: Db, teamId: string): Promise<void> {
-  await recordEvent(trx, { teamId, type: 'team.updated', data: { teamId }, audience: usersAudience(await memberIdsOf(trx, teamId)) });
+  await recordEvent(trx, {
+    teamId,
+    type: 'team.updated',
+    data: { teamId },
+    audience: usersAudience(await memberIdsOf(trx, teamId)),
+  });
 }
 
 /** `member.*` `{"userId"}` to every member of the team (as it is now: a removed member is none). */

@@ -79,9 +79,13 @@ export function listAudiences(dialect: DialectName): Migration {
             return null;
           end $$`.execute(db);
         await sql`create trigger list_members_inserted after insert on list_members
-          referencing new table as changed_lists for each statement execute function list_members_changed()`.execute(db);
+          referencing new table as changed_lists for each statement execute function list_members_changed()`.execute(
+          db,
+        );
         await sql`create trigger list_members_deleted after delete on list_members
-          referencing old table as changed_lists for each statement execute function list_members_changed()`.execute(db);
+          referencing old table as changed_lists for each statement execute function list_members_changed()`.execute(
+          db,
+        );
         // An update names the list it leaves and the one it joins; tasklane never updates these
         // rows, but a trigger that missed one would let a snapshot outlive its members.
         await sql`create function list_members_updated() returns trigger language plpgsql as $$
