@@ -108,6 +108,34 @@ describeInBrowser('Sorting from the column headers, and a saved view shared with
     assert.equal(await ben.getByRole('button', { name: 'Delete view' }).count(), 0, 'Ben may open it, not delete it');
   });
 
+  it('Ada saves a new order as her shared view’s own with "Save changes"; Ben, who may not manage it, is not offered it', async () => {
+    await ada.setViewportSize(DESKTOP);
+    await sidebarOf(ada)
+      .getByRole('link', { name: /Urgent work/ })
+      .click();
+    await visible(ada.getByRole('heading', { name: 'Urgent work' }));
+    await eventually(async () => assert.deepEqual(await titles(ada), ['alpha', 'Secret plan']));
+    const saveChanges = (page: Page) => page.getByRole('button', { name: 'Save changes' });
+    assert.equal(await saveChanges(ada).count(), 0, 'nothing to save while the page shows the view as saved');
+    await ada.getByRole('button', { name: /^Task,/ }).click();
+    await eventually(async () => assert.deepEqual(await titles(ada), ['Secret plan', 'alpha']));
+    await expectAccessible(ada, 'a view with unsaved changes');
+    await expectFitsPhoneAndDesktop(ada, 'a view with unsaved changes', '29c-04-unsaved-view');
+    await saveChanges(ada).click();
+    await eventually(async () => assert.equal(new URL(ada.url()).search, ''));
+    await ada.reload();
+    await visible(ada.getByRole('heading', { name: 'Urgent work' }));
+    await eventually(async () => assert.deepEqual(await titles(ada), ['Secret plan', 'alpha']));
+    assert.equal(await saveChanges(ada).count(), 0, 'saved: the view now is what the page shows');
+
+    await ben.goto(new URL(ada.url()).pathname);
+    await eventually(async () => assert.deepEqual(await titles(ben), ['alpha']));
+    // From the view's order (by title, descending) to the default one: the page now differs from the view.
+    await ben.getByRole('button', { name: /^Task,/ }).click();
+    await eventually(async () => assert.notEqual(new URL(ben.url()).search, ''));
+    assert.equal(await saveChanges(ben).count(), 0, 'Ben may change the page, not the view');
+  });
+
   it('a view that does not exist, or is someone else’s private one, says so', async () => {
     const { api, ada: a } = run.workspace;
     const own = (await api(a, 'POST', '/v1/views', { name: 'Mine', filters: {}, layout: 'rows' })).body;

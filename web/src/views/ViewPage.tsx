@@ -1,20 +1,22 @@
 /**
  * A saved view at /views/{id}: GET /v1/tasks with its filters and order, as the person opening it
  * (so a shared view shows each only what they can read). Its filters can be changed on the page
- * as on any list; "Save view" saves them as a new view.
+ * as on any list; "Save changes" (for those who manage it) makes them the view's own, "Save view"
+ * (in the sidebar) saves them as a new view.
  */
 import { messageOf } from '../api/client';
-import { deleteView, fetchView } from '../api/views';
+import { deleteView, fetchView, updateView } from '../api/views';
 import { useTeamData } from '../app/team-data';
 import type { View } from '@contract';
-import { navigate } from '../lib/router';
+import { navigate, useLocation } from '../lib/router';
+import { filtersFromSearch, layoutFromSearch } from '../lib/task-filters';
 import { useAsync } from '../lib/use-async';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { TasksView } from '../tasks/TasksView';
 import { ConfirmButton } from '../ui/ConfirmButton';
 import { ErrorNote } from '../ui/ErrorNote';
 import { useNotify } from '../ui/notices';
-import { viewScope, viewSearch } from './view-params';
+import { viewFieldsOf, viewScope, viewSearch } from './view-params';
 
 export function ViewPage({ viewId }: { viewId: number }) {
   const { views } = useTeamData();
@@ -44,10 +46,27 @@ export function ViewPage({ viewId }: { viewId: number }) {
   );
 }
 
-/** Its author's, or for a shared view its managers': deleting it (the API changes it too: PATCH). */
+/**
+ * Its author's, or for a shared view its managers': saving the filters, order and layout the page
+ * now shows as the view's own (offered once they differ from the view's), and deleting it.
+ */
 function ViewActions({ view }: { view: View }) {
   const { reloadViews } = useTeamData();
   const notify = useNotify();
+  const { search } = useLocation();
+  const changed = search !== '' && search !== viewSearch(view);
+  const save = async () => {
+    try {
+      const fields = viewFieldsOf(filtersFromSearch(search), viewScope(view));
+      await updateView(view.id, { ...fields, layout: layoutFromSearch(search) === 'board' ? 'board' : 'rows' });
+      reloadViews();
+      // The view's own address again: its saved filters are now what the page shows.
+      navigate(`/views/${view.id}`, { replace: true });
+      notify('View saved.');
+    } catch (error) {
+      notify(messageOf(error), 'error');
+    }
+  };
   const remove = async () => {
     try {
       await deleteView(view.id);
@@ -57,5 +76,14 @@ function ViewActions({ view }: { view: View }) {
     }
     reloadViews();
   };
-  return <ConfirmButton label="Delete view" confirmLabel="Delete" onConfirm={() => void remove()} />;
+  return (
+    <>
+      {changed && (
+        <button type="button" class="button-primary" onClick={() => void save()}>
+          Save changes
+        </button>
+      )}
+      <ConfirmButton label="Delete view" confirmLabel="Delete" onConfirm={() => void remove()} />
+    </>
+  );
 }
