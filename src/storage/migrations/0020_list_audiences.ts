@@ -11,7 +11,7 @@
  *   stay as long as the events that name them.
  * - `list_current_audiences`: the snapshot that still equals a list's members. Any change to
  *   `list_members` deletes it, by trigger, so no code path can forget to; the next change of one
- *   of the list's tasks writes a new snapshot (tasks/audience.ts). Derived, so not copied by
+ *   of the list’s tasks writes a new snapshot (tasks/access.ts). Derived, so not copied by
  *   `migrate-data`: the target starts without, and makes its own.
  * - `event_audiences`: which snapshots an event's audience includes.
  *
