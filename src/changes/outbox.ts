@@ -116,10 +116,6 @@ const bumpCounters = prepared((db, p: { teamId: string; tasks: number }) =>
   ),
 );
 
-const numberTask = prepared((db, p: { taskId: number; number: number }) =>
-  db.updateTable('tasks').set({ number: p.number }).where('id', '=', p.taskId),
-);
-
 const insertActivityRow = prepared(insertActivity);
 
 const insertEvent = prepared((db, p: { teamId: string; seq: number; type: string; data: string; createdAt: string }) =>
@@ -177,7 +173,8 @@ type ActivityParams = {
 };
 
 /**
- * The same writes as `bumpCounters`, `numberTask`, `insertEvent` and `insertRecipients` (and,
+ * The same writes as `bumpCounters`, `insertEvent` and `insertRecipients`, and the new task's
+ * number (dialect.ts, `numberAtInsert`) (and,
  * `withActivity`, the change's activity entry; `withDeliveries`, its webhook deliveries), in one
  * statement (see `chainsWrites`).
  */
@@ -293,9 +290,9 @@ export async function recordEvent(trx: Db, event: NewEvent): Promise<void> {
 }
 
 /**
- * `recordEvent` for a task created in this transaction with a provisional number (dialect.ts,
- * `provisionalNumber`), which gets the team's next task number in the same statement, under the
- * same lock: numbers have no gaps. Returns the number.
+ * `recordEvent` for a task created in this transaction, which bumps the team's task counter in
+ * the same statement, under the same lock, so numbers have no gaps; on PostgreSQL that statement
+ * also gives the task its number (dialect.ts, `numberAtInsert`). Returns the number.
  */
 export async function recordTaskCreated(trx: Db, taskId: number, event: NewEvent): Promise<number> {
   return record(trx, event, taskId);
@@ -341,7 +338,6 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     if (activity) await insertActivityRow(trx, activity);
     const [bumped] = await bumpCounters(trx, values);
     counters = bumped!;
-    if (numberedTaskId !== null) await numberTask(trx, { taskId: numberedTaskId, number: counters.task_counter });
     const [inserted] = await insertEvent(trx, { ...values, seq: counters.event_counter });
     await insertRecipients(trx, { eventId: inserted!.id, userIds: values.userIds });
     if (hasListAudiences) await insertEventAudiences(trx, { eventId: inserted!.id, audienceIds: values.audienceIds });

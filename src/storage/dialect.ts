@@ -331,14 +331,19 @@ export const chainsWrites = (db: Kysely<any>): boolean => isPostgres(db);
 export const writesJsonInProcess = (db: Kysely<any>): boolean => !isPostgres(db);
 
 /**
- * A task number no other open transaction can be using: a new task holds it until the team's
- * task counter gives it its real number, in the last statement before commit (tasks.service.ts,
- * `createTask`), so the team row is locked only then. PostgreSQL: minus the backend's process id,
- * since a connection runs one transaction at a time and creates one task in it. SQLite: -1, since
- * it runs one writing transaction at a time.
+ * The number a new task of `teamId` is inserted with (tasks.service.ts, `createTask`).
+ * PostgreSQL: a provisional one no other open transaction can be using, minus the backend's
+ * process id (a connection runs one transaction at a time and creates one task in it), until the
+ * team's task counter gives it its real number in the outbox's one last statement before commit
+ * (`chainsWrites`), so the team row is locked only then. SQLite: its real number, the team's
+ * counter plus one, which the outbox bumps later in the same transaction: `begin immediate` holds
+ * the one write lock from the start, so no other transaction can take that number meanwhile, and
+ * the row and its (team, number) index entry are written once, not twice.
  */
-export function provisionalNumber(db: Kysely<any>): RawBuilder<number> {
-  return isPostgres(db) ? sql<number>`-pg_backend_pid()` : sql<number>`-1`;
+export function numberAtInsert(db: Kysely<any>, teamId: unknown): RawBuilder<number> {
+  return isPostgres(db)
+    ? sql<number>`-pg_backend_pid()`
+    : sql<number>`(select task_counter + 1 from teams where id = ${teamId})`;
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   fromJson,
   jsonRow,
   jsonRows,
-  provisionalNumber,
+  numberAtInsert,
   readLocked,
   type Locked,
   type RowLock,
@@ -181,7 +181,7 @@ const insertTaskRow = prepared((db, p: Omit<TaskRow, 'id' | 'version' | 'number'
     .insertInto('tasks')
     .values({
       team_id: p.team_id,
-      number: provisionalNumber(db),
+      number: numberAtInsert(db, p.team_id),
       title: p.title,
       title_search: p.title_search,
       description: p.description,
@@ -199,7 +199,7 @@ const insertTaskRow = prepared((db, p: Omit<TaskRow, 'id' | 'version' | 'number'
 /** The title folded to lower case, which search matches against (storage/schema.ts). */
 const titleSearch = (title: string): string => title.toLowerCase();
 
-/** Inserts the task with a provisional number (dialect.ts, `provisionalNumber`). */
+/** Inserts the task, numbered as the engine does it (dialect.ts, `numberAtInsert`). */
 export async function insertTask(db: Db, task: NewTaskValues): Promise<TaskRow> {
   const [row] = await insertTaskRow(db, {
     team_id: task.teamId,

@@ -196,9 +196,10 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
     const parent = input.parentId == null ? null : await checkParent(trx, caller, input.parentId);
     const labels = labelIds.length === 0 ? [] : await checkLabels(trx, caller, labelIds);
 
-    // Every write that does not need the team row's lock comes first: the task (with a
-    // provisional number), its lists and assignees. Its number and its event come last, in
-    // one statement on PostgreSQL, so the team row is locked only from there to the commit.
+    // Every write that does not need the team row's lock comes first: the task (on PostgreSQL
+    // with a provisional number, dialect.ts `numberAtInsert`), its lists and assignees. Its event
+    // comes last (with its number, in one statement, on PostgreSQL), so the team row is locked
+    // only from there to the commit.
     const now = new Date().toISOString();
     const row = await tasks.insertTask(trx, {
       teamId: caller.teamId,

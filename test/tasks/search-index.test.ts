@@ -33,7 +33,6 @@ interface Workspace {
   caller: Caller;
   statusId: number;
   listId: number;
-  number: number;
 }
 
 /** A new team with its owner and one list, which every task of the tests joins. */
@@ -65,7 +64,6 @@ async function workspace(): Promise<Workspace> {
       caller: { userId, teamId: team.id, role: 'owner', credential: { kind: 'key', id: 'search-test' } },
       statusId: status.id,
       listId: list.id,
-      number: 0,
     };
   });
 }
@@ -82,8 +80,15 @@ async function addTask(db: Db, w: Workspace, title: string): Promise<number> {
     createdBy: w.caller.userId,
     createdAt: new Date().toISOString(),
   });
-  // insertTask leaves a provisional number; a create numbers the task in its last statement.
-  await db.updateTable('tasks').set({ number: ++w.number }).where('id', '=', row.id).execute();
+  // As a create's last statement does: the team's task counter is bumped, and on PostgreSQL the
+  // task gets its number from it (SQLite inserted it with that number: dialect.ts, numberAtInsert).
+  const { task_counter } = await db
+    .updateTable('teams')
+    .set((eb) => ({ task_counter: eb('task_counter', '+', 1) }))
+    .where('id', '=', w.caller.teamId)
+    .returning('task_counter')
+    .executeTakeFirstOrThrow();
+  await db.updateTable('tasks').set({ number: task_counter }).where('id', '=', row.id).execute();
   await db.insertInto('task_list_items').values({ task_id: row.id, list_id: w.listId, priority: null }).execute();
   return row.id;
 }

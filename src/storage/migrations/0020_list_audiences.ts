@@ -59,8 +59,8 @@ export function listAudiences(dialect: DialectName): Migration {
         .addColumn('audience_id', 'integer', (c) => c.notNull().references('list_audiences.id'))
         .addPrimaryKeyConstraint('event_audiences_pk', ['event_id', 'audience_id'])
         .execute();
-      // Pruning asks whether any event still names a snapshot.
-      await db.schema.createIndex('event_audiences_audience_idx').on('event_audiences').column('audience_id').execute();
+      // No index on audience_id: only pruning asks which snapshots events name, a periodic job
+      // that reads the table once; an index would cost every change a page (BENCHMARKS.md).
 
       if (dialect === 'postgres') {
         // Statement-level, so that one statement changing many lists' members (a member leaving
