@@ -110,10 +110,6 @@ const audienceRows = prepared((db, p: { taskIds: ListParam }) =>
     ),
 );
 
-const currentSnapshot = prepared((db, p: { listId: number }) =>
-  db.selectFrom('list_current_audiences').select('audience_id').where('list_id', '=', p.listId),
-);
-
 const insertSnapshot = prepared((db, p: { listId: number; createdAt: string }) =>
   db
     .insertInto('list_audiences')
@@ -179,11 +175,8 @@ async function snapshotsOf(db: Db, listIds: readonly number[]): Promise<Map<numb
   const sorted = [...new Set(listIds)].sort((a, b) => a - b);
   const createdAt = new Date().toISOString();
   for (const listId of sorted) {
-    const [current] = await currentSnapshot(db, { listId });
-    if (current) {
-      snapshots.set(listId, current.audience_id);
-      continue;
-    }
+    // Another transaction may make one meanwhile (PostgreSQL): both are the same members, and
+    // `makeCurrent` keeps the first.
     const [made] = await insertSnapshot(db, { listId, createdAt });
     await insertSnapshotMembers(db, { audienceId: made!.id, listId });
     await makeCurrent(db, { listId, audienceId: made!.id });
