@@ -17,6 +17,7 @@ const url = process.env.DB;
 const d = JSON.parse(fs.readFileSync(process.env.DB_META, 'utf8'));
 const seconds = Number(process.env.SECONDS_EACH ?? 4);
 const only = process.env.ONLY?.split(',');
+const callers = Number(process.env.CALLERS ?? 10);
 const store = openStore(url);
 const caller = { userId: d.userId, teamId: d.teamA.teamId, role: 'owner', credential: { kind: 'key', id: 'x' } };
 const team = d.teamA;
@@ -74,7 +75,7 @@ for (const [name, op] of Object.entries(ops)) {
   let n = 0;
   const warm = Date.now() + 1000;
   await Promise.all(
-    Array.from({ length: 10 }, async () => {
+    Array.from({ length: callers }, async () => {
       while (Date.now() < warm) await op(n++);
     }),
   );
@@ -85,7 +86,7 @@ for (const [name, op] of Object.entries(ops)) {
   // A deadline, not a timer: on SQLite every call resolves without yielding to the event loop.
   const end = Date.now() + seconds * 1000;
   await Promise.all(
-    Array.from({ length: 10 }, async () => {
+    Array.from({ length: callers }, async () => {
       while (Date.now() < end) await op(n++);
     }),
   );
