@@ -57,9 +57,11 @@ export interface SearchWindow {
  * Why: PostgreSQL picks per statement between walking a team's rows newest first, testing each,
  * which stops at once for a common word, and reading the index, which a rare word needs, by its
  * estimate of the word's frequency; at 1M tasks a team it walks for a rare word (seconds), or for
- * a word found nowhere (the whole team). A search first asks the index alone (a bitmap scan, forced
- * for this one statement), which costs a rare word almost nothing; only a word with more matches
- * than `cap` is walked, and such a word is common enough that the walk stops soon.
+ * a word found nowhere (the whole team). Here the index is asked alone (a bitmap scan, forced for
+ * this one statement), which costs a rare word almost nothing and a common one its whole posting
+ * list: so a search asks it after the newest rows (a common word's page is there), or first for a
+ * word the statistics call rare (asksIndexFirst). Only a word with more matches than `cap` is
+ * walked, and such a word is common enough that the walk stops soon.
  */
 export async function fewMatches(
   db: Kysely<any>,
@@ -81,6 +83,96 @@ export async function fewMatches(
     return (await matching.execute(trx)).rows;
   });
   return rows.length > cap ? null : rows.map((row) => row.id);
+}
+
+/** How long a process trusts a database's word statistics before reading them again. */
+const STATISTICS_MS = 60_000;
+
+/** Each field's GIN index (migration 0018), whose statistics say which words are frequent. */
+const FIELD_INDEXES: Record<SearchField, string> = {
+  title: 'tasks_title_tsv_idx',
+  description: 'tasks_description_tsv_idx',
+  comment: 'task_comments_body_tsv_idx',
+};
+
+/** Per field, the lexemes ANALYZE found frequent, sorted (code units); null: no statistics. */
+type FrequentLexemes = Record<SearchField, readonly string[] | null>;
+
+/**
+ * Per database (a root Kysely's adapter, which its transactions and plugins share), the frequent
+ * lexemes and when they were asked for. Read on a search only, so a process that never searches
+ * never reads them; shared by the searches of the next STATISTICS_MS.
+ */
+const statistics = new WeakMap<object, { since: number; lexemes: Promise<FrequentLexemes> }>();
+
+/** A word whose lexeme is the word in lower case, in `simple`'s parser as in the service's. */
+const PLAIN_WORD = /^[\p{L}\p{N}]+$/u;
+
+/**
+ * Whether a field's few matches should be asked of the index (fewMatches) before the newest rows
+ * are looked at: on PostgreSQL, when its statistics hold the words and one of them is rare.
+ *
+ * Why: the window (postgresMatches) computes `to_tsvector` for up to its 2,000 rows, which is
+ * what a common word needs (its page is among them) and all a rare word pays for nothing before
+ * the index finds its few matches: at 1M tasks a team, 42 ms for a rare word and 33 ms for a word
+ * found nowhere, against 4 ms at 10k (BENCHMARKS.md, "Issue 29: search"). PostgreSQL's own
+ * statistics of the expression indexes tell the two apart: `most_common_elems` holds the
+ * lexemes found in more than a small share of the sampled rows (1000-entry statistics, up to
+ * 10,000 lexemes, migration 0018). A word that is not among them (for the last word as a prefix,
+ * no lexeme among them starts with it) is rarer than the rarest of them, so it goes to the index
+ * first; if the index finds more than its cap after all (a word grown common since the last
+ * ANALYZE), the window and the walk follow as for any word, and the answer is the same either way.
+ * Every word must match, so one rare word makes the rows few. No statistics (never analyzed, or
+ * pg_stats not readable by this role), or a word whose lexeme this cannot be sure of: the window
+ * first, as for a frequent word. Only the order of the steps depends on this, never the answer.
+ */
+export async function asksIndexFirst(db: Kysely<any>, field: SearchField, { words, prefix }: SearchWords) {
+  if (!isPostgres(db)) return false;
+  const frequent = (await frequentLexemes(db))[field];
+  if (!frequent) return false;
+  return words.some((word, i) => {
+    if (!PLAIN_WORD.test(word)) return false;
+    const lexeme = word.toLowerCase();
+    // The first lexeme not before `lexeme`: itself, or the first that starts with it, if any.
+    let low = 0;
+    let high = frequent.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (frequent[middle]! < lexeme) low = middle + 1;
+      else high = middle;
+    }
+    const next = frequent[low];
+    return !(next === lexeme || (prefix && i === words.length - 1 && next?.startsWith(lexeme)));
+  });
+}
+
+function frequentLexemes(db: Kysely<any>): Promise<FrequentLexemes> {
+  const key = db.getExecutor().adapter;
+  const known = statistics.get(key);
+  if (known && Date.now() - known.since < STATISTICS_MS) return known.lexemes;
+  const lexemes = readFrequentLexemes(db);
+  statistics.set(key, { since: Date.now(), lexemes });
+  return lexemes;
+}
+
+/** One catalog read for the three indexes; a failed read counts as no statistics. */
+async function readFrequentLexemes(db: Kysely<any>): Promise<FrequentLexemes> {
+  const found: FrequentLexemes = { title: null, description: null, comment: null };
+  try {
+    const rows = await db
+      .selectFrom('pg_stats')
+      .where('schemaname', '=', sql<string>`current_schema()`)
+      .where('tablename', 'in', Object.values(FIELD_INDEXES))
+      .select(['tablename', sql<string[] | null>`most_common_elems::text::text[]`.as('elements')])
+      .execute();
+    for (const [field, index] of Object.entries(FIELD_INDEXES) as [SearchField, string][]) {
+      const elements = rows.find((row) => row.tablename === index)?.elements;
+      if (elements) found[field] = [...elements].sort();
+    }
+  } catch {
+    // (left as no statistics: the window first, as before they existed)
+  }
+  return found;
 }
 
 /** tsquery: each word one quoted lexeme ('' doubles a quote, though words hold none), ANDed, the last with `:*` as a prefix. */
