@@ -448,14 +448,23 @@ describe(
       assert.equal(firstStep(none.statements), 'the newest rows');
     });
 
-    test('after ANALYZE, a word the statistics do not hold asks the index first, a frequent one the newest rows, with the same answers', async () => {
+    test('after ANALYZE, a word the statistics do not hold, or hold as too rare to fill a page from the newest rows, asks the index first; a frequent one the newest rows; the answers are the same', async () => {
       const app = apps[0]!; // which has not searched yet: its first search reads the statistics
       const team = await createTestTeam(app);
       const frequent = uniqueWord('frequent');
       const first = await newTask(team.owner, { title: `${frequent} 0` });
       await insertTitled(app, first, frequent, 2_100, 100_000);
+      // In 3 titles of about 2,100: recorded, but the newest 2,000 rows would hold fewer than a page.
+      const scarce = uniqueWord('scarce');
+      await insertTitled(app, first, scarce, 3, 150_000);
       await sql`analyze tasks`.execute(app.store.db);
       await sql`analyze task_comments`.execute(app.store.db);
+      const recorded = await sql<{ recorded: boolean }>`
+        select most_common_elems::text::text[] @> array[${frequent}, ${scarce}]::text[] as recorded
+        from pg_stats where tablename = 'tasks_title_tsv_idx'`.execute(app.store.db);
+      assert.equal(recorded.rows[0]?.recorded, true, 'ANALYZE records both words');
+      const scarceIds = await sql<{ id: number }>`
+        select id from tasks where title like ${`${scarce} %`} order by id desc`.execute(app.store.db);
       // Written after ANALYZE, so unknown to the statistics: a rare word, in every field.
       const rare = uniqueWord('rare');
       const rareTitle = await newTask(team.owner, { title: `${rare} first` });
@@ -489,6 +498,7 @@ describe(
       }
       for (const [q, hits] of [
         [rare.slice(0, -2), rareHits],
+        [`${scarce} `, scarceIds.rows.map((row) => `title:${row.id}`)],
         [`${frequent} ${rare} `, [`title:${both}`]],
         [`${uniqueWord('nowhere')} `, []],
       ] as const) {

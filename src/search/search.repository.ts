@@ -49,9 +49,10 @@ interface HitRow {
  * is (PostgreSQL, storage/full-text.ts), in up to three steps, each bounded: the newest rows of a
  * window (enough for a common word), else the word's few matches from the index (a rare word, or
  * none), else, for a word common elsewhere but sparse here, the walk newest first. A word the
- * engine's statistics call rare asks the index first (asksIndexFirst): the window would only
- * cost it its rows before the index answers. The steps differ in cost, never in the answer: the
- * window's hits, when it holds `wanted` of them, are the newest; the index's are all of them.
+ * engine's statistics call too rare for the window to hold `wanted` hits asks the index first
+ * (asksIndexFirst): the window would only cost it its rows before the index answers. The steps
+ * differ in cost, never in the answer: the window's hits, when it holds `wanted` of them, are the
+ * newest; the index's are all of them.
  */
 async function fieldHits(
   db: Db,
@@ -75,7 +76,7 @@ async function fieldHits(
   };
   const fromFew = (few: number[] | null) =>
     few?.length === 0 ? [] : read(fieldMatches(db, field, search), few ?? undefined);
-  const indexFirst = await asksIndexFirst(db, field, search);
+  const indexFirst = await asksIndexFirst(db, field, search, { rows: WINDOW_ROWS, wanted });
   const few = indexFirst ? await fewMatches(db, field, search, FEW_MATCHES) : undefined;
   if (few) return fromFew(few);
   const windowed = fieldMatches(db, field, search, { teamId: caller.teamId, before, rows: WINDOW_ROWS });
