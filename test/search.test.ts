@@ -7,7 +7,16 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createTestTeam, type Actor } from './factories.js';
-import { expectError, expectStatus, startTestServer, type TestServer } from './harness.js';
+import {
+  expectError,
+  expectStatus,
+  startTestServer,
+  tempDatabase,
+  TEST_STORE,
+  type TempDatabase,
+  type TestServer,
+} from './harness.js';
+import { startCountedApp, type CountedApp, type Statement } from './statement-log.js';
 
 let server: TestServer;
 before(async () => {
@@ -374,3 +383,147 @@ describe('GET /v1/search never leaks', () => {
     );
   });
 });
+
+describe(
+  'GET /v1/search on PostgreSQL: the order of its steps follows the statistics',
+  {
+    skip: TEST_STORE !== 'postgres' && 'PostgreSQL only: SQLite has one step',
+  },
+  () => {
+    // A database of its own, whose statistics are only the ANALYZE run here: autovacuum would
+    // analyze its tables whenever it likes. Each app has its own store, so its own statistics cache.
+    let database: TempDatabase;
+    const apps: CountedApp[] = [];
+    const startApp = async () => {
+      const app = await startCountedApp(database.url);
+      apps.push(app);
+      return app;
+    };
+    before(async () => {
+      database = await tempDatabase();
+      const app = await startApp();
+      for (const table of ['tasks', 'task_comments']) {
+        await sql`alter table ${sql.table(table)} set (autovacuum_enabled = off)`.execute(app.store.db);
+      }
+    });
+    after(async () => {
+      for (const app of apps) await app.close();
+      await database?.remove();
+    });
+
+    /**
+     * Which step a search took first, from its statements: the index's few matches (raw SQL that
+     * first forces the bitmap scan, storage/full-text.ts fewMatches), or the newest rows (a select
+     * of tasks). Titles are searched first, so this is the title field's first step.
+     */
+    const firstStep = (statements: Statement[]) => {
+      const first = statements.find(
+        (s) => s.text?.includes('enable_seqscan') || (s.kind === 'SelectQueryNode' && s.tables.includes('tasks')),
+      );
+      assert.ok(first, 'a search reads the index or the newest rows');
+      return first.kind === 'RawNode' ? 'the index' : 'the newest rows';
+    };
+    const readsStatistics = (statements: Statement[]) => statements.some((s) => s.tables.includes('pg_stats'));
+
+    /** `count` tasks of the team titled `<word> <n>` (n = 1 … count), in one statement, newest last. */
+    async function insertTitled(app: CountedApp, taskId: number, word: string, count: number, numbersFrom: number) {
+      await sql`
+      with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
+      insert into tasks (team_id, number, title, title_search, status_id, created_by, created_at, updated_at)
+      select t.team_id, ${numbersFrom} + n.i, ${`${word} `} || n.i, lower(${`${word} `} || n.i), t.status_id,
+             t.created_by, t.created_at, t.updated_at
+      from n, tasks t where t.id = ${taskId}`.execute(app.store.db);
+    }
+
+    test('never analyzed: every word looks at the newest rows first, and is found', async () => {
+      const app = await startApp();
+      const team = await createTestTeam(app);
+      const word = uniqueWord('unanalyzed');
+      const id = await newTask(team.owner, { title: word });
+      const found = await app.log.requestsDuring(() => search(team.owner, `${word} `));
+      assert.deepEqual(brief(found.result.items), [`title:${id}`]);
+      assert.equal(firstStep(found.statements), 'the newest rows');
+      const none = await app.log.requestsDuring(() => search(team.owner, `${uniqueWord('nowhere')} `));
+      assert.deepEqual(none.result.items, []);
+      assert.equal(firstStep(none.statements), 'the newest rows');
+    });
+
+    test('after ANALYZE, a word the statistics do not hold, or hold as too rare to fill a page from the newest rows, asks the index first; a frequent one the newest rows; the answers are the same', async () => {
+      const app = apps[0]!; // which has not searched yet: its first search reads the statistics
+      const team = await createTestTeam(app);
+      const frequent = uniqueWord('frequent');
+      const first = await newTask(team.owner, { title: `${frequent} 0` });
+      await insertTitled(app, first, frequent, 2_100, 100_000);
+      // In 3 titles of about 2,100: recorded, but the newest 2,000 rows would hold fewer than a page.
+      const scarce = uniqueWord('scarce');
+      await insertTitled(app, first, scarce, 3, 150_000);
+      await sql`analyze tasks`.execute(app.store.db);
+      await sql`analyze task_comments`.execute(app.store.db);
+      const recorded = await sql<{ recorded: boolean }>`
+        select most_common_elems::text::text[] @> array[${frequent}, ${scarce}]::text[] as recorded
+        from pg_stats where tablename = 'tasks_title_tsv_idx'`.execute(app.store.db);
+      assert.equal(recorded.rows[0]?.recorded, true, 'ANALYZE records both words');
+      const scarceIds = await sql<{ id: number }>`
+        select id from tasks where title like ${`${scarce} %`} order by id desc`.execute(app.store.db);
+      // Written after ANALYZE, so unknown to the statistics: a rare word, in every field.
+      const rare = uniqueWord('rare');
+      const rareTitle = await newTask(team.owner, { title: `${rare} first` });
+      const rareDescription = await newTask(team.owner, { title: 'Plain', description: `a ${rare} here` });
+      const both = await newTask(team.owner, { title: `${frequent} ${rare}` });
+      const rareComment = await comment(team.owner, rareTitle, `the ${rare} again`);
+      const rareHits = [
+        `title:${both}`,
+        `title:${rareTitle}`,
+        `description:${rareDescription}`,
+        `comment:${rareTitle}/${rareComment}`,
+      ];
+      const frequentTop = [`${frequent} ${rare}`, ...Array.from({ length: 19 }, (_, i) => `${frequent} ${2100 - i}`)];
+
+      const rareSearch = await app.log.requestsDuring(() => search(team.owner, `${rare} `));
+      assert.deepEqual(brief(rareSearch.result.items), rareHits);
+      assert.equal(firstStep(rareSearch.statements), 'the index');
+      assert.ok(readsStatistics(rareSearch.statements), 'the first search reads the statistics');
+      const again = await app.log.requestsDuring(() => allHits(team.owner, `${rare} `, 1));
+      assert.deepEqual(brief(again.result), rareHits, 'the cursor walks the same hits one by one');
+      assert.ok(!readsStatistics(again.statements), 'the next searches of the minute read them no more');
+
+      for (const q of [`${frequent} `, frequent.slice(0, -2)]) {
+        const frequentSearch = await app.log.requestsDuring(() => search(team.owner, q, '&limit=20'));
+        assert.deepEqual(
+          frequentSearch.result.items.map((hit) => hit.task.title),
+          frequentTop,
+          `q=${q}`,
+        );
+        assert.equal(firstStep(frequentSearch.statements), 'the newest rows', `q=${q}`);
+      }
+      for (const [q, hits] of [
+        [rare.slice(0, -2), rareHits],
+        [`${scarce} `, scarceIds.rows.map((row) => `title:${row.id}`)],
+        [`${frequent} ${rare} `, [`title:${both}`]],
+        [`${uniqueWord('nowhere')} `, []],
+      ] as const) {
+        const rareFirst = await app.log.requestsDuring(() => search(team.owner, q));
+        assert.deepEqual(brief(rareFirst.result.items), hits, `q=${q}`);
+        assert.equal(firstStep(rareFirst.statements), 'the index', `q=${q}`);
+      }
+
+      // A word unknown to the statistics with more matches than the index is asked for (2,100, then
+      // 2,100 newer tasks without it): the index first, then the newest rows, then the walk.
+      const late = uniqueWord('late');
+      await insertTitled(app, first, late, 2_100, 200_000);
+      await insertTitled(app, first, 'Other', 2_100, 300_000);
+      const lateSearch = await app.log.requestsDuring(() => search(team.owner, `${late} `, '&limit=20'));
+      const latePage = lateSearch.result;
+      assert.deepEqual(
+        latePage.items.map((hit) => hit.task.title),
+        Array.from({ length: 20 }, (_, i) => `${late} ${2100 - i}`),
+      );
+      assert.equal(firstStep(lateSearch.statements), 'the index');
+      const next = await search(team.owner, `${late} `, `&limit=20&cursor=${latePage.nextCursor}`);
+      assert.deepEqual(
+        next.items.map((hit) => hit.task.title),
+        Array.from({ length: 20 }, (_, i) => `${late} ${2080 - i}`),
+      );
+    });
+  },
+);

@@ -26,6 +26,8 @@ export interface Statement {
   tables: string[];
   /** Sent while answering a request, rather than by a background job (the webhook worker, housekeeping). */
   inRequest: boolean;
+  /** For raw SQL (Kysely's `sql` template, a RawNode): its text, with `?` where a value or fragment goes. */
+  text?: string;
 }
 
 function tablesIn(node: unknown, found = new Set<string>()): Set<string> {
@@ -58,6 +60,7 @@ export class StatementLog implements KyselyPlugin {
       kind: node.kind,
       tables: [...tablesIn(node)].sort(),
       inRequest: this.request.getStore() === true,
+      ...(node.kind === 'RawNode' && { text: (node as unknown as { sqlFragments: string[] }).sqlFragments.join('?') }),
     });
     return node;
   }

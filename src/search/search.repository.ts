@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { Caller } from '../caller.js';
 import { SEARCH_FIELDS, type SearchField } from '../contract/search.js';
 import { inList, listParam, probedPerRow } from '../storage/dialect.js';
-import { fewMatches, fieldMatches, type FieldMatches, type SearchWords } from '../storage/full-text.js';
+import { asksIndexFirst, fewMatches, fieldMatches, type FieldMatches, type SearchWords } from '../storage/full-text.js';
 import type { Db } from '../storage/schema.js';
 import { canAccess } from '../tasks/access.js';
 
@@ -48,7 +48,11 @@ interface HitRow {
  * A field's next `wanted` hits before `before`. Where the engine may misjudge how common a word
  * is (PostgreSQL, storage/full-text.ts), in up to three steps, each bounded: the newest rows of a
  * window (enough for a common word), else the word's few matches from the index (a rare word, or
- * none), else, for a word common elsewhere but sparse here, the walk newest first.
+ * none), else, for a word common elsewhere but sparse here, the walk newest first. A word the
+ * engine's statistics call too rare for the window to hold `wanted` hits asks the index first
+ * (asksIndexFirst): the window would only cost it its rows before the index answers. The steps
+ * differ in cost, never in the answer: the window's hits, when it holds `wanted` of them, are the
+ * newest; the index's are all of them.
  */
 async function fieldHits(
   db: Db,
@@ -70,12 +74,16 @@ async function fieldHits(
     if (only) query = query.where(inList(db, matches.order, listParam(db, only)));
     return query.execute() as Promise<HitRow[]>;
   };
+  const fromFew = (few: number[] | null) =>
+    few?.length === 0 ? [] : read(fieldMatches(db, field, search), few ?? undefined);
+  const indexFirst = await asksIndexFirst(db, field, search, { rows: WINDOW_ROWS, wanted });
+  const few = indexFirst ? await fewMatches(db, field, search, FEW_MATCHES) : undefined;
+  if (few) return fromFew(few);
   const windowed = fieldMatches(db, field, search, { teamId: caller.teamId, before, rows: WINDOW_ROWS });
   const newest = await read(windowed);
   if (!windowed.windowed || newest.length === wanted) return newest;
-  const few = await fewMatches(db, field, search, FEW_MATCHES);
-  if (few?.length === 0) return [];
-  return read(fieldMatches(db, field, search), few ?? undefined);
+  // (asked already, and more than FEW_MATCHES: straight to the walk)
+  return fromFew(few === undefined ? await fewMatches(db, field, search, FEW_MATCHES) : few);
 }
 
 /** Up to `count` hits after `after` (from the first when undefined), in the results' order. */

@@ -57,9 +57,11 @@ export interface SearchWindow {
  * Why: PostgreSQL picks per statement between walking a team's rows newest first, testing each,
  * which stops at once for a common word, and reading the index, which a rare word needs, by its
  * estimate of the word's frequency; at 1M tasks a team it walks for a rare word (seconds), or for
- * a word found nowhere (the whole team). A search first asks the index alone (a bitmap scan, forced
- * for this one statement), which costs a rare word almost nothing; only a word with more matches
- * than `cap` is walked, and such a word is common enough that the walk stops soon.
+ * a word found nowhere (the whole team). Here the index is asked alone (a bitmap scan, forced for
+ * this one statement), which costs a rare word almost nothing and a common one its whole posting
+ * list: so a search asks it after the newest rows (a common word's page is there), or first for a
+ * word the statistics call rare (asksIndexFirst). Only a word with more matches than `cap` is
+ * walked, and such a word is common enough that the walk stops soon.
  */
 export async function fewMatches(
   db: Kysely<any>,
@@ -81,6 +83,134 @@ export async function fewMatches(
     return (await matching.execute(trx)).rows;
   });
   return rows.length > cap ? null : rows.map((row) => row.id);
+}
+
+/** How long a process trusts a database's word statistics before reading them again. */
+const STATISTICS_MS = 60_000;
+
+/** Each field's GIN index (migration 0018), whose statistics say which words are frequent. */
+const FIELD_INDEXES: Record<SearchField, string> = {
+  title: 'tasks_title_tsv_idx',
+  description: 'tasks_description_tsv_idx',
+  comment: 'task_comments_body_tsv_idx',
+};
+
+/**
+ * An index's frequent lexemes (pg_stats.most_common_elems), sorted by code unit, each with the
+ * share of the sampled rows that hold it (most_common_elem_freqs).
+ */
+interface FrequentLexemes {
+  lexemes: string[];
+  shares: number[];
+}
+
+/** Per field, null where there are no statistics. */
+type Statistics = Record<SearchField, FrequentLexemes | null>;
+
+/**
+ * Per database (a root Kysely's adapter, which its transactions and plugins share), the
+ * statistics and when they were asked for. Read on a search only, so a process that never
+ * searches never reads them; shared by the searches of the next STATISTICS_MS.
+ */
+const cache = new WeakMap<object, { since: number; statistics: Promise<Statistics> }>();
+
+/** A word whose lexeme is the word in lower case, in `simple`'s parser as in the service's. */
+const PLAIN_WORD = /^[\p{L}\p{N}]+$/u;
+
+/** What the window a search would look at first holds: `rows` rows, where it wants `wanted` hits. */
+export interface WindowFill {
+  rows: number;
+  wanted: number;
+}
+
+/**
+ * Whether a field's few matches should be asked of the index (fewMatches) before the newest rows
+ * are looked at: on PostgreSQL, when its statistics say the newest `rows` rows would hold fewer
+ * than the `wanted` hits, so that the window could not answer alone.
+ *
+ * Why: the window (postgresMatches) computes `to_tsvector` for up to its 2,000 rows, which is
+ * what a common word needs (its page is among them) and all a rare word pays for nothing before
+ * the index finds its few matches: 42 ms for a rare word and 33 ms for a word found nowhere at
+ * every size, quiet (BENCHMARKS.md, "Issue 29: search"). PostgreSQL's own statistics of the
+ * expression indexes tell the two apart: `most_common_elems` holds every lexeme found in more
+ * than a small share of the sampled rows (1000-entry statistics: up to 10,000 lexemes, migration
+ * 0018), with that share. A word that is not among them is rarer than any of them (as a prefix:
+ * none of them starts with it), which alone makes it rare, as the issue asked; a word among them
+ * is rare when its share of `rows` is under `wanted` (a word in 10 rows of 20,000 is recorded
+ * where the sample is the whole table). For the last word as a prefix, the share is that of all
+ * the recorded lexemes starting with it; for several words, which must all match, the smallest.
+ *
+ * Either order gives the same answer, only its cost differs: if the index finds more than its
+ * cap after all (a word grown common since the last ANALYZE, or a prefix of many rare lexemes),
+ * the window and the walk follow as for any word, and the index's read is the cost of the guess.
+ * No statistics (never analyzed, or pg_stats not readable by this role), or a word whose lexeme
+ * this cannot be sure of: the window first, as before there were statistics.
+ */
+export async function asksIndexFirst(
+  db: Kysely<any>,
+  field: SearchField,
+  { words, prefix }: SearchWords,
+  { rows, wanted }: WindowFill,
+): Promise<boolean> {
+  if (!isPostgres(db)) return false;
+  const frequent = (await statisticsOf(db))[field];
+  if (!frequent) return false;
+  const shares = words.map((word, i) =>
+    PLAIN_WORD.test(word) ? shareOf(frequent, word.toLowerCase(), prefix && i === words.length - 1) : 1,
+  );
+  return Math.min(...shares) * rows < wanted;
+}
+
+/** The share of the rows holding `lexeme` (as a prefix: any lexeme starting with it); 0 when not recorded. */
+function shareOf({ lexemes, shares }: FrequentLexemes, lexeme: string, prefix: boolean): number {
+  // The first recorded lexeme not before `lexeme`: itself, else the first that starts with it, if any.
+  let low = 0;
+  let high = lexemes.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (lexemes[middle]! < lexeme) low = middle + 1;
+    else high = middle;
+  }
+  if (!prefix) return lexemes[low] === lexeme ? shares[low]! : 0;
+  let share = 0;
+  for (let i = low; i < lexemes.length && lexemes[i]!.startsWith(lexeme); i++) share += shares[i]!;
+  return Math.min(share, 1);
+}
+
+function statisticsOf(db: Kysely<any>): Promise<Statistics> {
+  const key = db.getExecutor().adapter;
+  const known = cache.get(key);
+  if (known && Date.now() - known.since < STATISTICS_MS) return known.statistics;
+  const statistics = readStatistics(db);
+  cache.set(key, { since: Date.now(), statistics });
+  return statistics;
+}
+
+/** One catalog read for the three indexes; a failed read counts as no statistics. */
+async function readStatistics(db: Kysely<any>): Promise<Statistics> {
+  const found: Statistics = { title: null, description: null, comment: null };
+  try {
+    const rows = await db
+      .selectFrom('pg_stats')
+      .where('schemaname', '=', sql<string>`current_schema()`)
+      .where('tablename', 'in', Object.values(FIELD_INDEXES))
+      .select([
+        'tablename',
+        sql<string[] | null>`most_common_elems::text::text[]`.as('lexemes'),
+        sql<number[] | null>`most_common_elem_freqs`.as('shares'),
+      ])
+      .execute();
+    for (const [field, index] of Object.entries(FIELD_INDEXES) as [SearchField, string][]) {
+      const row = rows.find((r) => r.tablename === index);
+      if (!row?.lexemes || !row.shares) continue;
+      // (the shares end with three more numbers: the smallest, the largest, and the share of nulls)
+      const order = row.lexemes.map((_, i) => i).sort((a, b) => (row.lexemes![a]! < row.lexemes![b]! ? -1 : 1));
+      found[field] = { lexemes: order.map((i) => row.lexemes![i]!), shares: order.map((i) => row.shares![i]!) };
+    }
+  } catch {
+    // (left as no statistics: the window first, as before they existed)
+  }
+  return found;
 }
 
 /** tsquery: each word one quoted lexeme ('' doubles a quote, though words hold none), ANDed, the last with `:*` as a prefix. */
