@@ -5,7 +5,7 @@
  */
 import { NO_AUDIENCE, type Audience } from '../changes/outbox.js';
 import { sql, type ExpressionBuilder, type ExpressionWrapper, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { inList, isPostgres, LIST_MEMBERSHIP_LOCK, listParam, type ListParam } from '../storage/dialect.js';
+import { inList, isPostgres, LIST_MEMBERSHIP_LOCK, listParam, listValues, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, Tables } from '../storage/schema.js';
 
@@ -218,4 +218,47 @@ export async function audiencesOfTasks(db: Db, taskIds: readonly number[]): Prom
 /** `audiencesOfTasks` for one task. */
 export async function audienceOf(db: Db, taskId: number): Promise<Audience> {
   return (await audiencesOfTasks(db, [taskId])).get(taskId) ?? NO_AUDIENCE;
+}
+
+/** Of `userIds`, those who may read the task now (the rule above), in one statement. */
+const readersAmongRows = prepared((db, p: { taskId: number; userIds: ListParam }) =>
+  db
+    .selectFrom(listValues(db, p.userIds))
+    .select('v.value as user_id')
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('tasks as t')
+          .select(sql.lit(1).as('one'))
+          .where('t.id', '=', p.taskId)
+          .where((eb) =>
+            eb.or([
+              eb('t.created_by', '=', eb.ref('v.value')),
+              eb.exists(
+                eb
+                  .selectFrom('task_assignees as a')
+                  .select(sql.lit(1).as('one'))
+                  .whereRef('a.task_id', '=', 't.id')
+                  .whereRef('a.user_id', '=', 'v.value'),
+              ),
+              eb.exists(
+                eb
+                  .selectFrom('task_list_items as i')
+                  .innerJoin('task_lists as l', 'l.id', 'i.list_id')
+                  .innerJoin('list_members as m', 'm.list_id', 'i.list_id')
+                  .select(sql.lit(1).as('one'))
+                  .whereRef('i.task_id', '=', 't.id')
+                  .where('l.is_archived', '=', 0)
+                  .whereRef('m.user_id', '=', 'v.value'),
+              ),
+            ]),
+          ),
+      ),
+    ),
+);
+
+/** Of `userIds`, those who may read the task now: whom a mention of them may notify. */
+export async function readersAmong(db: Db, taskId: number, userIds: readonly string[]): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const rows = await readersAmongRows(db, { taskId, userIds: listParam(db, [...new Set(userIds)]) });
+  return rows.map((row) => row.user_id);
 }
