@@ -1,0 +1,85 @@
+/**
+ * Who a task's change notifies (issue 30; changes/notifications.ts writes it with the event), and
+ * the following and mentions it leaves. Each read here runs only when the change could notify
+ * someone: a PATCH of a title, or a create by someone assigning no one and mentioning no one,
+ * reads and writes nothing more.
+ */
+import type { StoredChanges } from '../changes/activity-entries.js';
+import {
+  followersOf,
+  notificationsOf,
+  replaceMentions,
+  setFollowing,
+  type NewNotifications,
+} from '../changes/notifications.js';
+import type { Caller } from '../caller.js';
+import type { Db } from '../storage/schema.js';
+import { readersAmong } from './access.js';
+import { mentionedMembers, mentionsIn } from './mentions.js';
+
+const hasMentions = (text: string | null | undefined) => {
+  const { emails, names } = mentionsIn(text);
+  return emails.size > 0 || names.size > 0;
+};
+
+/**
+ * The members the description mentions anew (stored by id, replacing what it mentioned before),
+ * those of them who may read the task, who now follow it too.
+ */
+async function mentionedInDescription(
+  trx: Db,
+  caller: Caller,
+  taskId: number,
+  description: string | null,
+  before: string | null,
+): Promise<string[]> {
+  if (!hasMentions(description) && !hasMentions(before)) return [];
+  const members = await mentionedMembers(trx, caller.teamId, [description]);
+  const added = await replaceMentions(trx, taskId, null, members, hasMentions(before));
+  const readers = await readersAmong(trx, taskId, added);
+  await setFollowing(trx, taskId, readers, true);
+  return readers;
+}
+
+/** A new task's: its assignees are notified, and the members its description mentions. */
+export async function notificationsOfCreate(
+  trx: Db,
+  caller: Caller,
+  task: { id: number; description: string | null; assigneeIds: string[] },
+): Promise<NewNotifications | undefined> {
+  const mentioned = await mentionedInDescription(trx, caller, task.id, task.description, null);
+  return notificationsOf({ taskId: task.id, actorId: caller.userId, assigned: task.assigneeIds, mentioned });
+}
+
+/**
+ * A PATCH's: the people it assigned and unassigned, the members a new description mentions anew,
+ * and for a status change the task's followers (its creator and assignees after the change, and
+ * those who chose to follow it).
+ */
+export async function notificationsOfUpdate(
+  trx: Db,
+  caller: Caller,
+  /** `readersBefore`: its creator and assignees before the change (its audience's users). */
+  task: { id: number; createdBy: string; readersBefore: readonly string[] },
+  recorded: StoredChanges,
+): Promise<NewNotifications | undefined> {
+  const before = new Set(recorded.assignees?.from ?? []);
+  const after = new Set(recorded.assignees?.to ?? []);
+  const assigned = [...after].filter((id) => !before.has(id));
+  const unassigned = [...before].filter((id) => !after.has(id));
+  // Being assigned makes one follow the task again, even after unfollowing it.
+  await setFollowing(trx, task.id, assigned, true);
+  const implicit = recorded.assignees ? [task.createdBy, ...recorded.assignees.to] : task.readersBefore;
+  const followers = recorded.status ? await followersOf(trx, task.id, implicit) : undefined;
+  const mentioned = recorded.description
+    ? await mentionedInDescription(trx, caller, task.id, recorded.description.to, recorded.description.from)
+    : [];
+  return notificationsOf({
+    taskId: task.id,
+    actorId: caller.userId,
+    assigned,
+    unassigned,
+    mentioned,
+    followers: followers ? { kind: 'statusChanged', users: followers } : undefined,
+  });
+}
