@@ -87,7 +87,9 @@ const upsertFollowing = prepared((db, p: { taskId: number; userIds: ListParam; f
           'v.value as user_id',
           eb.cast(eb.val(p.following), 'integer').as('following'),
           eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
-        ]),
+        ])
+        // SQLite reads ON CONFLICT after an INSERT … SELECT as the SELECT's join unless it has a WHERE.
+        .where(sql<boolean>`true`),
     )
     .onConflict((oc) => oc.columns(['task_id', 'user_id']).doUpdateSet({ following: sql`excluded.following` })),
 );

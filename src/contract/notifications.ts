@@ -1,6 +1,6 @@
 /**
  * The inbox (issue 30): GET /v1/notifications, PATCH /v1/notifications/{notificationId},
- * POST /v1/notifications/mark-all; following a task: GET/PUT/DELETE /v1/tasks/{taskId}/follow.
+ * POST /v1/notifications/mark-all; following a task: GET/POST/DELETE /v1/tasks/{taskId}/follow.
  */
 import { Type, type Static } from 'typebox';
 import { PageLimit } from './activity.js';

@@ -71,7 +71,7 @@ export function notificationsRoutes(app: App, _deps: AppDeps): void {
     async (request) => service.getFollowing(request.store, request.caller, request.params.taskId),
   );
 
-  app.put(
+  app.post(
     '/v1/tasks/:taskId/follow',
     {
       schema: {
