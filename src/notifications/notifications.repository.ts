@@ -56,15 +56,15 @@ const toRecord = (row: Row): NotificationRecord => ({
 });
 
 /**
- * Up to `limit` notifications older than `before` (an id), newest first, unarchived (and, with
+ * Up to `limit` notifications with ids up to `through`, newest first, unarchived (and, with
  * `unread`, unread): one range of (user_id, team_id, id), or of its unread part.
  */
 export async function inboxPage(
   db: Db,
   reader: Reader,
-  options: { before: number; limit: number; unread: boolean },
+  options: { through: number; limit: number; unread: boolean },
 ): Promise<NotificationRecord[]> {
-  let query = visible(db, reader).where('n.archived_at', 'is', null).where('n.id', '<', options.before);
+  let query = visible(db, reader).where('n.archived_at', 'is', null).where('n.id', '<=', options.through);
   if (options.unread) query = query.where('n.read_at', 'is', null);
   const rows = await query.orderBy('n.id', 'desc').limit(options.limit).execute();
   return rows.map(toRecord);

@@ -33,7 +33,7 @@ export async function listNotifications(
 ): Promise<NotificationsPage> {
   const limit = pageLimit(query.limit);
   const rows = await notifications.inboxPage(store.db, caller, {
-    before: cursorBound(query.cursor, 'before') + 1,
+    through: cursorBound(query.cursor, 'before'),
     limit: limit + 1,
     unread: query.unread === 'true',
   });
