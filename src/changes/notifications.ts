@@ -61,16 +61,22 @@ export function notificationsOf(plan: NotificationPlan): NewNotifications | unde
   };
 }
 
-const followRows = prepared((db, p: { taskId: number }) =>
-  db.selectFrom('task_followers').select(['user_id', 'following']).where('task_id', '=', p.taskId),
-);
+/** A row of `task_followers`: someone who chose to follow a task, or to stop. */
+export interface FollowChoice {
+  userId: string;
+  following: boolean;
+}
 
-/** Who follows the task: its creator and assignees (`implicit`) and those who chose to, less those who stopped. */
-export async function followersOf(db: Db, taskId: number, implicit: Iterable<string>): Promise<Set<string>> {
+/**
+ * Who follows the task: its creator and assignees (`implicit`) and those who chose to, less those
+ * who stopped. The choices come with the task's audience (tasks/access.ts reads them in the same
+ * statement), so knowing the followers costs no statement of its own.
+ */
+export function followersFrom(implicit: Iterable<string>, choices: readonly FollowChoice[] = []): Set<string> {
   const followers = new Set(implicit);
-  for (const row of await followRows(db, { taskId })) {
-    if (row.following) followers.add(row.user_id);
-    else followers.delete(row.user_id);
+  for (const choice of choices) {
+    if (choice.following) followers.add(choice.userId);
+    else followers.delete(choice.userId);
   }
   return followers;
 }

@@ -13,7 +13,7 @@ import type { Caller } from '../caller.js';
 import type { ActivityKind, Comment, CommentDeleted, CommentsQuery } from '../contract/index.js';
 import { peopleByIds } from '../activity/activity.repository.js';
 import { cursorBound, pageLimit } from '../activity/pages.js';
-import { followersOf, notificationsOf, replaceMentions, setFollowing } from '../changes/notifications.js';
+import { followersFrom, notificationsOf, replaceMentions, setFollowing } from '../changes/notifications.js';
 import type { NewNotifications } from '../changes/notifications.js';
 import { recordEvent } from '../changes/outbox.js';
 import { checkIfMatch } from '../http/etag.js';
@@ -23,7 +23,7 @@ import { fillPage, type Page } from '../pages.js';
 import type { Store } from '../storage/database.js';
 import type { Locked, RowLock } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
-import { audienceOf, readersAmong } from '../tasks/access.js';
+import { audienceOf, readersAmong, type TaskAudience } from '../tasks/access.js';
 import { mentionedMembers, mentionsIn } from '../tasks/mentions.js';
 import { keepAccessibleTask, loadAccessibleTask } from '../tasks/tasks.service.js';
 import * as comments from './comments.repository.js';
@@ -53,7 +53,7 @@ async function recordCommentChange(
   caller: Caller,
   kind: ActivityKind & `comment.${string}`,
   comment: CommentRecord,
-  notify?: (readers: readonly string[]) => Promise<NewNotifications | undefined>,
+  notify?: (audience: TaskAudience) => Promise<NewNotifications | undefined>,
 ) {
   const audience = await audienceOf(trx, comment.taskId);
   await recordEvent(trx, {
@@ -61,7 +61,7 @@ async function recordCommentChange(
     type: kind,
     data: { taskId: comment.taskId, commentId: comment.id },
     audience,
-    notifications: notify && (await notify(audience.users)),
+    notifications: notify && (await notify(audience)),
     activity: {
       taskId: comment.taskId,
       actorId: caller.userId,
@@ -99,16 +99,16 @@ async function newlyMentioned(
 
 /**
  * Who a new comment notifies: the members it mentions, and the task's followers (its creator and
- * assignees, `implicit`, and those who chose to follow it), its author aside; the author and the
+ * assignees, and those who chose to follow it: `audience`), its author aside; the author and the
  * members mentioned follow the task from now on.
  */
 async function notifyOfComment(
   trx: Db,
   caller: Caller,
   comment: CommentRecord,
-  implicit: readonly string[],
+  audience: TaskAudience,
 ): Promise<NewNotifications | undefined> {
-  const followers = await followersOf(trx, comment.taskId, implicit);
+  const followers = followersFrom(audience.users, audience.follows);
   const mentioned = await newlyMentioned(trx, caller, comment, null);
   const newFollowers = [caller.userId, ...mentioned].filter((id) => !followers.has(id));
   await setFollowing(trx, comment.taskId, newFollowers, true);
@@ -171,8 +171,8 @@ export async function createComment(
     const task = await keepAccessibleTask(trx, caller, rawTaskId);
     const author = (await peopleByIds(trx, [caller.userId])).get(caller.userId)!;
     const comment = await comments.insertComment(trx, task.id, author, body);
-    await recordCommentChange(trx, caller, 'comment.created', comment, (readers) =>
-      notifyOfComment(trx, caller, comment, readers),
+    await recordCommentChange(trx, caller, 'comment.created', comment, (audience) =>
+      notifyOfComment(trx, caller, comment, audience),
     );
     return presentComment(comment);
   });

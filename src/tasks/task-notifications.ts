@@ -6,7 +6,7 @@
  */
 import type { StoredChanges } from '../changes/activity-entries.js';
 import {
-  followersOf,
+  followersFrom,
   notificationsOf,
   replaceMentions,
   setFollowing,
@@ -14,7 +14,7 @@ import {
 } from '../changes/notifications.js';
 import type { Caller } from '../caller.js';
 import type { Db } from '../storage/schema.js';
-import { readersAmong } from './access.js';
+import { readersAmong, type TaskAudience } from './access.js';
 import { mentionedMembers, mentionsIn } from './mentions.js';
 
 const hasMentions = (text: string | null | undefined) => {
@@ -59,8 +59,8 @@ export async function notificationsOfCreate(
 export async function notificationsOfUpdate(
   trx: Db,
   caller: Caller,
-  /** `readersBefore`: its creator and assignees before the change (its audience's users). */
-  task: { id: number; createdBy: string; readersBefore: readonly string[] },
+  /** `before`: its audience before the change (its creator and assignees, and the follow choices). */
+  task: { id: number; createdBy: string; before: TaskAudience },
   recorded: StoredChanges,
 ): Promise<NewNotifications | undefined> {
   const before = new Set(recorded.assignees?.from ?? []);
@@ -69,8 +69,8 @@ export async function notificationsOfUpdate(
   const unassigned = [...before].filter((id) => !after.has(id));
   // Being assigned makes one follow the task again, even after unfollowing it.
   await setFollowing(trx, task.id, assigned, true);
-  const implicit = recorded.assignees ? [task.createdBy, ...recorded.assignees.to] : task.readersBefore;
-  const followers = recorded.status ? await followersOf(trx, task.id, implicit) : undefined;
+  const implicit = recorded.assignees ? [task.createdBy, ...recorded.assignees.to] : task.before.users;
+  const followers = recorded.status ? followersFrom(implicit, task.before.follows) : undefined;
   const mentioned = recorded.description
     ? await mentionedInDescription(trx, caller, task.id, recorded.description.to, recorded.description.from)
     : [];

@@ -310,7 +310,7 @@ export async function updateTask(
         notifications: await notificationsOfUpdate(
           trx,
           caller,
-          { id: task.id, createdBy: task.created_by, readersBefore: readersBefore.users },
+          { id: task.id, createdBy: task.created_by, before: readersBefore },
           recorded,
         ),
       });
