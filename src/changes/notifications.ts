@@ -81,23 +81,24 @@ export function followersFrom(implicit: Iterable<string>, choices: readonly Foll
   return followers;
 }
 
-const upsertFollowing = prepared((db, p: { taskId: number; userIds: ListParam; following: number; createdAt: string }) =>
-  db
-    .insertInto('task_followers')
-    .columns(['task_id', 'user_id', 'following', 'created_at'])
-    .expression(
-      db
-        .selectFrom(listValues(db, p.userIds))
-        .select((eb) => [
-          eb.cast(eb.val(p.taskId), 'integer').as('task_id'),
-          'v.value as user_id',
-          eb.cast(eb.val(p.following), 'integer').as('following'),
-          eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
-        ])
-        // SQLite reads ON CONFLICT after an INSERT … SELECT as the SELECT's join unless it has a WHERE.
-        .where(sql<boolean>`true`),
-    )
-    .onConflict((oc) => oc.columns(['task_id', 'user_id']).doUpdateSet({ following: sql`excluded.following` })),
+const upsertFollowing = prepared(
+  (db, p: { taskId: number; userIds: ListParam; following: number; createdAt: string }) =>
+    db
+      .insertInto('task_followers')
+      .columns(['task_id', 'user_id', 'following', 'created_at'])
+      .expression(
+        db
+          .selectFrom(listValues(db, p.userIds))
+          .select((eb) => [
+            eb.cast(eb.val(p.taskId), 'integer').as('task_id'),
+            'v.value as user_id',
+            eb.cast(eb.val(p.following), 'integer').as('following'),
+            eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
+          ])
+          // SQLite reads ON CONFLICT after an INSERT … SELECT as the SELECT's join unless it has a WHERE.
+          .where(sql<boolean>`true`),
+      )
+      .onConflict((oc) => oc.columns(['task_id', 'user_id']).doUpdateSet({ following: sql`excluded.following` })),
 );
 
 /** The users follow the task (`following`), or stop following it: one statement, none for no one. */

@@ -119,7 +119,6 @@ export async function markAll(db: Db, reader: Reader, readAt: string | null): Pr
   return Number(result.numUpdatedRows);
 }
 
-
 /**
  * Whether the user follows the task: their own choice where they made one (`task_followers`),
  * else whether they created it or are assigned to it.

@@ -221,7 +221,8 @@ export async function audiencesOfTasks(db: Db, taskIds: readonly number[]): Prom
     for (const row of rows) {
       let audience = audiences.get(row.task_id);
       if (!audience) audiences.set(row.task_id, (audience = { users: [], listAudiences: [], follows: [] }));
-      if (row.list_id !== null && row.list_id < 0) audience.follows.push({ userId: row.user_id!, following: row.list_id === -1 });
+      if (row.list_id !== null && row.list_id < 0)
+        audience.follows.push({ userId: row.user_id!, following: row.list_id === -1 });
       else if (row.user_id !== null) audience.users.push(row.user_id);
       else if (row.audience_id !== null) audience.listAudiences.push(row.audience_id);
       else stale.push({ taskId: row.task_id, listId: row.list_id! });

@@ -35,12 +35,15 @@ export function mentionsIn(text: string | null | undefined): { emails: Set<strin
   return { emails, names };
 }
 
-
 /**
  * The ids of the team's members the texts mention. Reads the team's members once, and only when
  * some text holds a mention.
  */
-export async function mentionedMembers(db: Db, teamId: string, texts: (string | null | undefined)[]): Promise<string[]> {
+export async function mentionedMembers(
+  db: Db,
+  teamId: string,
+  texts: (string | null | undefined)[],
+): Promise<string[]> {
   const emails = new Set<string>();
   const names = new Set<string>();
   for (const text of texts) {

@@ -26,7 +26,10 @@ describe(`notifications (${TEST_STORE})`, TIMEOUT, () => {
     test('assignment notifies the person assigned and not the actor; unassignment notifies the person unassigned', async () => {
       const team = await createTestTeam(server);
       const ann = await team.member({ name: 'Ann' });
-      const task = await newTask(team.owner, { title: 'Pay the invoice', assigneeIds: [ann.userId, team.owner.userId] });
+      const task = await newTask(team.owner, {
+        title: 'Pay the invoice',
+        assigneeIds: [ann.userId, team.owner.userId],
+      });
       const [assigned] = (await inbox(ann)).items;
       assert.deepEqual(Object.keys(assigned!).sort(), ITEM_KEYS);
       assert.equal(assigned!.kind, 'assigned');
@@ -170,7 +173,8 @@ describe(`notifications (${TEST_STORE})`, TIMEOUT, () => {
       const team = await createTestTeam(server);
       const ann = await team.member({ name: 'Ann' });
       const ids: number[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await newTask(team.owner, { title: `t${i}`, assigneeIds: [ann.userId] })).id);
+      for (let i = 0; i < 5; i++)
+        ids.push((await newTask(team.owner, { title: `t${i}`, assigneeIds: [ann.userId] })).id);
       const walked: string[] = [];
       let cursor = '';
       for (;;) {
@@ -194,7 +198,11 @@ describe(`notifications (${TEST_STORE})`, TIMEOUT, () => {
         ['t1', 't0'],
       );
       assert.equal(rest.nextCursor, null);
-      expectError(await ann.api.get('/v1/notifications?cursor=abc'), 400, 'cursor must be the nextCursor of an earlier page.');
+      expectError(
+        await ann.api.get('/v1/notifications?cursor=abc'),
+        400,
+        'cursor must be the nextCursor of an earlier page.',
+      );
       expectError(await ann.api.get('/v1/notifications?unread=yes'), 400, 'unread must be true or false.');
     });
 

@@ -23,7 +23,10 @@ export async function kindsAbout(reader: Actor, taskId: number): Promise<string[
   return (await inbox(reader, '?limit=200')).items.filter((i) => i.task.id === taskId).map((i) => i.kind);
 }
 
-export async function newTask(actor: Actor, body: Record<string, unknown> = {}): Promise<{ id: number; number: number }> {
+export async function newTask(
+  actor: Actor,
+  body: Record<string, unknown> = {},
+): Promise<{ id: number; number: number }> {
   return expectStatus(await actor.api.post('/v1/tasks', { title: 'A task', ...body }), 201);
 }
 
