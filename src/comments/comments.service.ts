@@ -13,7 +13,7 @@ import type { Caller } from '../caller.js';
 import type { ActivityKind, Comment, CommentDeleted, CommentsQuery } from '../contract/index.js';
 import { peopleByIds } from '../activity/activity.repository.js';
 import { cursorBound, pageLimit } from '../activity/pages.js';
-import { followersFrom, notificationsOf, replaceMentions, setFollowing } from '../changes/notifications.js';
+import { notificationsOf, replaceMentions, setFollowing } from '../changes/notifications.js';
 import type { NewNotifications } from '../changes/notifications.js';
 import { recordEvent } from '../changes/outbox.js';
 import { checkIfMatch } from '../http/etag.js';
@@ -25,6 +25,7 @@ import type { Locked, RowLock } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
 import { audienceOf, readersAmong, type TaskAudience } from '../tasks/access.js';
 import { mentionedMembers, mentionsIn } from '../tasks/mentions.js';
+import { readingFollowers } from '../tasks/task-notifications.js';
 import { keepAccessibleTask, loadAccessibleTask } from '../tasks/tasks.service.js';
 import * as comments from './comments.repository.js';
 import type { CommentRecord } from './comments.repository.js';
@@ -108,7 +109,7 @@ async function notifyOfComment(
   comment: CommentRecord,
   audience: TaskAudience,
 ): Promise<NewNotifications | undefined> {
-  const followers = followersFrom(audience.users, audience.follows);
+  const followers = await readingFollowers(trx, comment.taskId, audience.users, audience.follows);
   const mentioned = await newlyMentioned(trx, caller, comment, null);
   const newFollowers = [caller.userId, ...mentioned].filter((id) => !followers.has(id));
   await setFollowing(trx, comment.taskId, newFollowers, true);

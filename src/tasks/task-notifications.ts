@@ -10,12 +10,33 @@ import {
   notificationsOf,
   replaceMentions,
   setFollowing,
+  type FollowChoice,
   type NewNotifications,
 } from '../changes/notifications.js';
 import type { Caller } from '../caller.js';
 import type { Db } from '../storage/schema.js';
 import { readersAmong, type TaskAudience } from './access.js';
 import { mentionedMembers, mentionsIn } from './mentions.js';
+
+/**
+ * The task's followers who may read it now: its creator and assignees (`implicit`, readers by the
+ * rule), and those who chose to follow it if they still may read it (one read, only when someone
+ * beyond its creator and assignees follows it), less those who stopped.
+ */
+export async function readingFollowers(
+  trx: Db,
+  taskId: number,
+  implicit: readonly string[],
+  choices: readonly FollowChoice[],
+): Promise<Set<string>> {
+  const followers = followersFrom(implicit, choices);
+  const own = new Set(implicit);
+  const chosen = [...followers].filter((id) => !own.has(id));
+  if (chosen.length === 0) return followers;
+  const readers = new Set(await readersAmong(trx, taskId, chosen));
+  for (const id of chosen) if (!readers.has(id)) followers.delete(id);
+  return followers;
+}
 
 const hasMentions = (text: string | null | undefined) => {
   const { emails, names } = mentionsIn(text);
@@ -70,7 +91,7 @@ export async function notificationsOfUpdate(
   // Being assigned makes one follow the task again, even after unfollowing it.
   await setFollowing(trx, task.id, assigned, true);
   const implicit = recorded.assignees ? [task.createdBy, ...recorded.assignees.to] : task.before.users;
-  const followers = recorded.status ? followersFrom(implicit, task.before.follows) : undefined;
+  const followers = recorded.status ? await readingFollowers(trx, task.id, implicit, task.before.follows) : undefined;
   const mentioned = recorded.description
     ? await mentionedInDescription(trx, caller, task.id, recorded.description.to, recorded.description.from)
     : [];
