@@ -57,7 +57,12 @@ async function mentionedInDescription(
   if (!hasMentions(description) && !hasMentions(before)) return [];
   const members = await mentionedMembers(trx, caller.teamId, [description]);
   const added = await replaceMentions(trx, taskId, null, members, hasMentions(before));
-  const readers = await readersAmong(trx, taskId, added);
+  // Mentioning oneself notifies no one and changes nothing of one's following.
+  const readers = await readersAmong(
+    trx,
+    taskId,
+    added.filter((id) => id !== caller.userId),
+  );
   await setFollowing(trx, taskId, readers, true);
   return readers;
 }
