@@ -214,18 +214,28 @@ type NoticeParams = {
   noticeActorId: string | null;
 };
 
-/** The notifications' rows, for an INSERT … SELECT (`root`: the database the statement runs on). */
-const noticeRows = (root: Db, db: QueryCreator<any>, p: NoticeParams & { teamId: string; createdAt: string }) =>
-  db
-    .selectFrom(listPairs(root, p.noticeUsers, p.noticeKinds))
-    .select((eb) => [
-      eb.cast(eb.val(p.teamId), 'text').as('team_id'),
-      'v.first as user_id',
-      eb.cast(eb.val(p.noticeTaskId), 'integer').as('task_id'),
-      'v.second as kind',
-      eb.cast(eb.val(p.noticeActorId), 'text').as('actor_id'),
-      eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
-    ]);
+/**
+ * The notifications' rows, for an INSERT … SELECT (`root`: the database the statement runs on).
+ * `afterLock`: a part of the outbox's one statement, reading its `team` part so that PostgreSQL
+ * allocates the notifications' ids under the team row's lock, in commit order (as deliveries').
+ */
+const noticeRows = (
+  root: Db,
+  db: QueryCreator<any>,
+  p: NoticeParams & { teamId: string; createdAt: string },
+  afterLock = false,
+) =>
+  (afterLock
+    ? db.selectFrom(listPairs(root, p.noticeUsers, p.noticeKinds)).crossJoin('team')
+    : db.selectFrom(listPairs(root, p.noticeUsers, p.noticeKinds))
+  ).select((eb: any) => [
+    eb.cast(eb.val(p.teamId), 'text').as('team_id'),
+    'v.first as user_id',
+    eb.cast(eb.val(p.noticeTaskId), 'integer').as('task_id'),
+    'v.second as kind',
+    eb.cast(eb.val(p.noticeActorId), 'text').as('actor_id'),
+    eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
+  ]);
 
 type OneStatementValues = {
   teamId: string;
@@ -351,7 +361,7 @@ const recordInOneStatement = (withActivity: boolean, withDeliveries = true, with
             ? cte
                 .insertInto('notifications')
                 .columns(['team_id', 'user_id', 'task_id', 'kind', 'actor_id', 'created_at'])
-                .expression(noticeRows(db, cte, p))
+                .expression(noticeRows(db, cte, p, true))
                 .returning(['id', 'user_id'])
             : cte
                 .selectFrom('event')
