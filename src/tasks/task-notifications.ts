@@ -93,8 +93,15 @@ export async function notificationsOfUpdate(
   const after = new Set(recorded.assignees?.to ?? []);
   const assigned = [...after].filter((id) => !before.has(id));
   const unassigned = [...before].filter((id) => !after.has(id));
-  // Being assigned makes one follow the task again, even after unfollowing it.
-  await setFollowing(trx, task.id, assigned, true);
+  // Being assigned makes one follow the task again after unfollowing it: a write only for those
+  // who had (their choices came with the task's audience).
+  const stopped = new Set(task.before.follows.filter((c) => !c.following).map((c) => c.userId));
+  await setFollowing(
+    trx,
+    task.id,
+    assigned.filter((id) => stopped.has(id)),
+    true,
+  );
   const implicit = recorded.assignees ? [task.createdBy, ...recorded.assignees.to] : task.before.users;
   const followers = recorded.status ? await readingFollowers(trx, task.id, implicit, task.before.follows) : undefined;
   const mentioned = recorded.description
