@@ -64,10 +64,15 @@ export async function inboxPage(
   reader: Reader,
   options: { through: number; limit: number; unread: boolean },
 ): Promise<NotificationRecord[]> {
+  const rows = await inboxQuery(db, reader, options).execute();
+  return rows.map(toRecord);
+}
+
+/** The query of `inboxPage` (exported for the test of its plan: one index range, no sort). */
+export function inboxQuery(db: Db, reader: Reader, options: { through: number; limit: number; unread: boolean }) {
   let query = visible(db, reader).where('n.archived_at', 'is', null).where('n.id', '<=', options.through);
   if (options.unread) query = query.where('n.read_at', 'is', null);
-  const rows = await query.orderBy('n.id', 'desc').limit(options.limit).execute();
-  return rows.map(toRecord);
+  return query.orderBy('n.id', 'desc').limit(options.limit);
 }
 
 /** The reader's notification, if it is theirs and about a task they may read now (archived or not). */
