@@ -40,6 +40,7 @@ const LAYERS = [
   ['invitations'],
   ['webhooks'],
   ['views'], // saved views (issue 29)
+  ['notifications'], // the inbox and following (issue 30)
   ['membership'], // the use cases that reach across resources
   ['realtime'],
   ['auth', 'cli', 'app.ts', 'server.ts', 'housekeeping.ts'], // composition

@@ -44,6 +44,7 @@ import { isDatabaseUnavailable } from './storage/errors.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { viewsRoutes } from './views/views.routes.js';
+import { notificationsRoutes } from './notifications/notifications.routes.js';
 import { DeliveryWorker } from './webhooks/delivery/worker.js';
 import { activityRoutes } from './activity/activity.routes.js';
 import { commentsRoutes } from './comments/comments.routes.js';
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     eventsRoutes(hub, streamLimits),
     webhooksRoutes,
     viewsRoutes,
+    notificationsRoutes,
   ];
 
   const app = Fastify({

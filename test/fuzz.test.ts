@@ -128,6 +128,19 @@ class Fixture {
     const invitation = expectStatus(await owner.api.post('/v1/invitations', { role: 'member' }), 201);
     const delivery = expectStatus(await owner.api.post(`/v1/webhooks/${webhook.id}/test`), 202);
     const view = await freshView(this.server, world);
+    // The owner's notification about the fresh task, as the mate's comment on it would leave it.
+    const notification = await db
+      .insertInto('notifications')
+      .values({
+        team_id: world.teamId,
+        user_id: owner.userId,
+        task_id: task.id,
+        kind: 'commented',
+        actor_id: mate.userId,
+        created_at: new Date().toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     // Fresh sessions: a fuzzed sign-out or password change may have ended the last ones.
     const credentials = {} as FuzzContext['credentials'];
     for (const sender of ['owner', 'outsider', 'stranger'] as const) {
@@ -152,6 +165,7 @@ class Fixture {
       webhook: webhook.id,
       delivery: delivery.id,
       view: view.id,
+      notification: notification.id,
       url: WORLD_WEBHOOK_URL,
     };
     return { credentials, resolve: (ref) => values[ref.kind] };

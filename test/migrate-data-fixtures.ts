@@ -102,6 +102,9 @@ export async function fillWorkspace(url: string) {
     expectStatus(await mate.api.patch(`/v1/tasks/${discussed}/comments/${said.id}`, { body: 'Ça marche ✓✓' }), 200);
     const unsaid = expectStatus(await owner.api.post(`/v1/tasks/${discussed}/comments`, { body: 'Oops' }), 201);
     expectStatus(await owner.api.delete(`/v1/tasks/${discussed}/comments/${unsaid.id}`), 200);
+    // Notifications (issue 30): a mention (stored by id), and the owner's choice to stop following.
+    expectStatus(await owner.api.post(`/v1/tasks/${discussed}/comments`, { body: '@Mate ✓' }), 201);
+    expectStatus(await owner.api.delete(`/v1/tasks/${discussed}/follow`), 200);
     // Saved views (migration 0019): a private one and a shared one, with filters and a sort.
     const urgent = {
       name: 'Urgent',

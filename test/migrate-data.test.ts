@@ -173,6 +173,9 @@ describe(`migrate-data on ${TEST_STORE}`, { timeout: 6 * TIMEOUT }, () => {
     assert.equal(summary.copied.idempotency_keys, 1);
     assert.equal(summary.copied.invitations, 2);
     assert.deepEqual([summary.copied.labels, summary.copied.task_labels], [2, 4]);
+    // The mate: assigned, the owner's comment, then mentioned; the owner: the mate's comment.
+    // One mention, one choice to stop following.
+    assert.deepEqual([summary.copied.notifications, summary.copied.mentions, summary.copied.task_followers], [4, 1, 1]);
     const [source, target] = await Promise.all([
       withStore(from, async (store) => ({ sums: await tableChecksums(store), sequences: await sequences(store) })),
       withStore(to, async (store) => ({ sums: await tableChecksums(store), sequences: await sequences(store) })),

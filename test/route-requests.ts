@@ -37,6 +37,7 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
     'key',
     'webhook',
     'view',
+    'notification',
     'delivery',
     'invitation',
     'memberlessList',
@@ -144,6 +145,8 @@ function realValue(world: World, kind: ObjectKind): string | number {
       return world.deliveryId;
     case 'view':
       return world.viewId;
+    case 'notification':
+      return world.notificationId;
     case 'memberlessList':
       return world.memberlessListId;
   }
@@ -159,6 +162,7 @@ function missingValue(kind: ObjectKind): string | number {
     kind === 'moveTo' ||
     kind === 'delivery' ||
     kind === 'view' ||
+    kind === 'notification' ||
     kind === 'memberlessList'
     ? MISSING_NUMBER
     : MISSING_UUID;

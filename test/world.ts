@@ -58,6 +58,8 @@ export interface World {
   deliveryId: number;
   /** The owner's private view. */
   viewId: number;
+  /** The owner's notification (the mate's comment on the task), theirs alone. */
+  notificationId: number;
   /** A list of the team with no members left (as a removal leaves one): only its owners and admins may join it. */
   memberlessListId: number;
   /** In the list's name and the task's title and description: only the owner and mate may see it. */
@@ -123,6 +125,19 @@ export async function createWorld(server: TestServer): Promise<World> {
     color: 'Gray',
     createdBy: owner.userId,
   });
+  // Written directly, as the mate's comment on the owner's task would notify the owner, without the comment.
+  const notification = await server.store.db
+    .insertInto('notifications')
+    .values({
+      team_id: team.id,
+      user_id: owner.userId,
+      task_id: task.id,
+      kind: 'commented',
+      actor_id: mate.userId,
+      created_at: new Date().toISOString(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   // Every key has been used once: later requests do not write its first `last used` time.
   for (const actor of [owner, mate, outsider, stranger]) expectStatus(await actor.api.get('/v1/me'), 200);
 
@@ -146,6 +161,7 @@ export async function createWorld(server: TestServer): Promise<World> {
     webhookId: webhook.id,
     deliveryId: delivery.id,
     viewId: view.id,
+    notificationId: notification.id,
     memberlessListId: memberless.id,
     listMarker,
     teamMarker,

@@ -6,10 +6,11 @@
 import { sql, type QueryCreator } from 'kysely';
 import { CHANGE_EVENT_TYPES, type StreamEventType } from '../contract/enums.js';
 import { afterCommit } from '../storage/database.js';
-import { chainsWrites, listParam, listValues, type ListParam } from '../storage/dialect.js';
+import { chainsWrites, inList, listPairs, listParam, listValues, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, Tables } from '../storage/schema.js';
 import { activityValues, insertActivity, type NewActivity } from './activity-entries.js';
+import { NOTIFICATION_CREATED, type NewNotifications } from './notifications.js';
 import { committedChanges } from './publisher.js';
 import { deliveriesForEvent, insertDeliveriesForEvent } from './webhook-deliveries.js';
 
@@ -66,6 +67,12 @@ export interface NewEvent {
    * in the same statement on PostgreSQL, so recording it costs no round trip.
    */
   activity?: NewActivity;
+  /**
+   * The people this change notifies (notifications.ts decides who), written with the event: one
+   * `notifications` row each, and one `notification.created` event each, addressed to that person
+   * alone. In the same statement on PostgreSQL; none: no statement at all.
+   */
+  notifications?: NewNotifications;
 }
 
 export interface StoredEvent {
@@ -92,11 +99,17 @@ class EventRecipients implements Recipients {
 /** At least this many events per team, or this much time, stays available for resuming. */
 export const RETENTION = { perTeam: 1000, maxAgeMs: 60 * 60 * 1000 } as const;
 
-/** Bumps the team's event counter, and its task counter by `tasks`: takes the team row's lock. */
-const updateCounters = (db: QueryCreator<Tables>, p: { teamId: string; tasks: number }) =>
+/**
+ * Bumps the team's event counter by `events` (the change's event and its notices), and its task
+ * counter by `tasks`: takes the team row's lock.
+ */
+const updateCounters = (db: QueryCreator<Tables>, p: { teamId: string; tasks: number; events: number }) =>
   db
     .updateTable('teams')
-    .set((eb) => ({ task_counter: eb('task_counter', '+', p.tasks), event_counter: eb('event_counter', '+', 1) }))
+    .set((eb) => ({
+      task_counter: eb('task_counter', '+', p.tasks),
+      event_counter: eb('event_counter', '+', p.events),
+    }))
     .where('id', '=', p.teamId)
     .returning(['task_counter', 'event_counter']);
 
@@ -106,7 +119,7 @@ const updateCounters = (db: QueryCreator<Tables>, p: { teamId: string; tasks: nu
  * write lock, which this transaction holds to its commit (`begin immediate`, database.ts): every
  * webhook committed before the change is seen, and none can be created until it commits.
  */
-const bumpCounters = prepared((db, p: { teamId: string; tasks: number }) =>
+const bumpCounters = prepared((db, p: { teamId: string; tasks: number; events: number }) =>
   updateCounters(db, p).returning((eb) =>
     eb
       .exists(
@@ -150,9 +163,86 @@ const insertEventAudiences = prepared((db, p: { eventId: number; audienceIds: Li
     ),
 );
 
+/** The change's notifications, one row per person (SQLite; PostgreSQL folds it into the one statement). */
+const insertNotifications = prepared((db, p: NoticeParams & { teamId: string; createdAt: string }) =>
+  db
+    .insertInto('notifications')
+    .columns(['team_id', 'user_id', 'task_id', 'kind', 'actor_id', 'created_at'])
+    .expression(noticeRows(db, db, p))
+    .returning(['id', 'user_id']),
+);
+
+/** A `notification.created` event for each of the notifications, numbered after `lastSeq` in id order. */
+const insertNoticeEvents = prepared((db, p: { teamId: string; lastSeq: number; ids: ListParam; createdAt: string }) =>
+  db
+    .insertInto('events')
+    .columns(['team_id', 'seq', 'type', 'data', 'created_at'])
+    .expression(
+      db
+        .selectFrom('notifications as n')
+        .select((eb) => [
+          eb.cast(eb.val(p.teamId), 'text').as('team_id'),
+          sql<number>`cast(${p.lastSeq} as integer) + row_number() over (order by ${sql.ref('n.id')})`.as('seq'),
+          sql<string>`${NOTIFICATION_CREATED}`.as('type'),
+          noticeData('n.id').as('data'),
+          eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
+        ])
+        .where(inList(db, 'n.id', p.ids)),
+    )
+    .returning(['id', 'data']),
+);
+
+const insertRecipientPairs = prepared((db, p: { eventIds: ListParam; userIds: ListParam }) =>
+  db
+    .insertInto('event_recipients')
+    .columns(['event_id', 'user_id'])
+    .expression(
+      db
+        .selectFrom(listPairs(db, p.eventIds, p.userIds))
+        .select([sql<number>`cast(${sql.ref('v.first')} as integer)`.as('event_id'), 'v.second as user_id']),
+    ),
+);
+
+/** A notice event's data, `{"notificationId": <id>}`, from the notification's id column. */
+const noticeData = (idColumn: string) => sql<string>`'{"notificationId":' || ${sql.ref(idColumn)} || '}'`;
+
+/** The notifications' parameters: their recipients and kinds, paired by position (listParams). */
+type NoticeParams = {
+  noticeUsers: ListParam;
+  noticeKinds: ListParam;
+  noticeTaskId: number;
+  noticeActorId: string | null;
+};
+
+/**
+ * The notifications' rows, for an INSERT … SELECT (`root`: the database the statement runs on).
+ * `afterLock`: a part of the outbox's one statement, reading its `team` part so that PostgreSQL
+ * allocates the notifications' ids under the team row's lock, in commit order (as deliveries').
+ */
+const noticeRows = (
+  root: Db,
+  db: QueryCreator<any>,
+  p: NoticeParams & { teamId: string; createdAt: string },
+  afterLock = false,
+) =>
+  (afterLock
+    ? db.selectFrom(listPairs(root, p.noticeUsers, p.noticeKinds)).crossJoin('team')
+    : db.selectFrom(listPairs(root, p.noticeUsers, p.noticeKinds))
+  ).select((eb: any) => [
+    eb.cast(eb.val(p.teamId), 'text').as('team_id'),
+    'v.first as user_id',
+    eb.cast(eb.val(p.noticeTaskId), 'integer').as('task_id'),
+    'v.second as kind',
+    eb.cast(eb.val(p.noticeActorId), 'text').as('actor_id'),
+    eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
+  ]);
+
 type OneStatementValues = {
   teamId: string;
   tasks: number;
+  /** 1 + the change's notifications: each has an event of its own, numbered after the change's. */
+  events: number;
+  notices: number;
   taskId: number | null;
   type: string;
   data: string;
@@ -178,8 +268,8 @@ type ActivityParams = {
  * `withActivity`, the change's activity entry; `withDeliveries`, its webhook deliveries), in one
  * statement (see `chainsWrites`).
  */
-const recordInOneStatement = (withActivity: boolean, withDeliveries = true) =>
-  prepared((db, p: OneStatementValues & ActivityParams) => {
+const recordInOneStatement = (withActivity: boolean, withDeliveries = true, withNotifications = false) =>
+  prepared((db, p: OneStatementValues & ActivityParams & NoticeParams) => {
     const activity = {
       taskId: p.activityTaskId,
       actorId: p.activityActorId,
@@ -211,7 +301,7 @@ const recordInOneStatement = (withActivity: boolean, withDeliveries = true) =>
                 .selectFrom('team')
                 .select((eb) => [
                   eb.cast(eb.val(p.teamId), 'text').as('team_id'),
-                  'team.event_counter',
+                  sql<number>`${sql.ref('team.event_counter')} - cast(${p.notices} as integer)`.as('seq'),
                   eb.cast(eb.val(p.type), 'text').as('type'),
                   eb.cast(eb.val(p.data), 'text').as('data'),
                   eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
@@ -265,6 +355,62 @@ const recordInOneStatement = (withActivity: boolean, withDeliveries = true) =>
                 .select('event.id as id')
                 .where(sql<boolean>`false`),
         )
+        // The notifications, and each one's event to its recipient alone, numbered after the change's.
+        .with('notified', (cte) =>
+          withNotifications
+            ? cte
+                .insertInto('notifications')
+                .columns(['team_id', 'user_id', 'task_id', 'kind', 'actor_id', 'created_at'])
+                .expression(noticeRows(db, cte, p, true))
+                .returning(['id', 'user_id'])
+            : cte
+                .selectFrom('event')
+                .select(['event.id as id', sql<string>`''`.as('user_id')])
+                .where(sql<boolean>`false`),
+        )
+        .with('notice_events', (cte) =>
+          withNotifications
+            ? cte
+                .insertInto('events')
+                .columns(['team_id', 'seq', 'type', 'data', 'created_at'])
+                .expression(
+                  cte
+                    .selectFrom('notified')
+                    .crossJoin('team')
+                    .select((eb) => [
+                      eb.cast(eb.val(p.teamId), 'text').as('team_id'),
+                      sql<number>`${sql.ref('team.event_counter')} - cast(${p.notices} as integer) + row_number() over (order by ${sql.ref('notified.id')})`.as(
+                        'seq',
+                      ),
+                      sql<string>`${NOTIFICATION_CREATED}`.as('type'),
+                      noticeData('notified.id').as('data'),
+                      eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
+                    ]),
+                )
+                .returning(['id', 'data'])
+            : cte
+                .selectFrom('event')
+                .select(['event.id as id', sql<string>`''`.as('data')])
+                .where(sql<boolean>`false`),
+        )
+        .with('notice_recipients', (cte) =>
+          withNotifications
+            ? cte
+                .insertInto('event_recipients')
+                .columns(['event_id', 'user_id'])
+                .expression(
+                  cte
+                    .selectFrom('notice_events')
+                    .innerJoin('notified', (join) =>
+                      join.on(sql<boolean>`${sql.ref('notice_events.data')} = ${noticeData('notified.id')}`),
+                    )
+                    .select(['notice_events.id as event_id', 'notified.user_id as user_id']),
+                )
+            : cte
+                .selectFrom('event')
+                .select(['event.id as event_id'])
+                .where(sql<boolean>`false`),
+        )
         .selectFrom('team')
         .select((eb) => [
           'team.task_counter',
@@ -277,6 +423,8 @@ const recordInOneStatement = (withActivity: boolean, withDeliveries = true) =>
 const recordEventInOneStatement = recordInOneStatement(false);
 const recordEventAndActivityInOneStatement = recordInOneStatement(true);
 const recordTeamEventInOneStatement = recordInOneStatement(false, false);
+const recordNotifyingEventInOneStatement = recordInOneStatement(false, true, true);
+const recordNotifyingEventAndActivityInOneStatement = recordInOneStatement(true, true, true);
 
 /**
  * Writes an event inside the change's transaction; once it commits, the publisher announces it.
@@ -299,9 +447,12 @@ export async function recordTaskCreated(trx: Db, taskId: number, event: NewEvent
 }
 
 async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): Promise<number> {
+  const notices = event.notifications?.recipients ?? [];
   const values = {
     teamId: event.teamId,
     tasks: numberedTaskId === null ? 0 : 1,
+    events: 1 + notices.length,
+    notices: notices.length,
     type: event.type,
     data: JSON.stringify(event.data),
     createdAt: new Date().toISOString(),
@@ -316,14 +467,31 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
   const forWebhooks = WEBHOOK_TYPES.has(event.type);
   let counters: { task_counter: number; event_counter: number };
   let queuedDeliveries: boolean;
+  const noticeParams: NoticeParams = {
+    noticeUsers: listParam(
+      trx,
+      notices.map((n) => n.userId),
+    ),
+    noticeKinds: listParam(
+      trx,
+      notices.map((n) => n.kind),
+    ),
+    noticeTaskId: event.notifications?.taskId ?? 0,
+    noticeActorId: event.notifications?.actorId ?? null,
+  };
   if (chainsWrites(trx)) {
     const statement = !forWebhooks
       ? recordTeamEventInOneStatement
-      : activity
-        ? recordEventAndActivityInOneStatement
-        : recordEventInOneStatement;
+      : notices.length > 0
+        ? activity
+          ? recordNotifyingEventAndActivityInOneStatement
+          : recordNotifyingEventInOneStatement
+        : activity
+          ? recordEventAndActivityInOneStatement
+          : recordEventInOneStatement;
     const params = {
       ...values,
+      ...noticeParams,
       deliveryData,
       taskId: numberedTaskId,
       activityTaskId: activity?.taskId ?? 0,
@@ -338,9 +506,12 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     if (activity) await insertActivityRow(trx, activity);
     const [bumped] = await bumpCounters(trx, values);
     counters = bumped!;
-    const [inserted] = await insertEvent(trx, { ...values, seq: counters.event_counter });
+    const [inserted] = await insertEvent(trx, { ...values, seq: counters.event_counter - notices.length });
     await insertRecipients(trx, { eventId: inserted!.id, userIds: values.userIds });
     if (hasListAudiences) await insertEventAudiences(trx, { eventId: inserted!.id, audienceIds: values.audienceIds });
+    if (notices.length > 0) {
+      await recordNotices(trx, { ...values, ...noticeParams, lastSeq: counters.event_counter - notices.length });
+    }
     queuedDeliveries =
       forWebhooks &&
       Boolean(bumped!.has_webhooks) &&
@@ -349,6 +520,34 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
   // A team without webhooks queues none, and so wakes no delivery worker (changes/bus.ts).
   afterCommit(trx, () => committedChanges.publish({ teamId: event.teamId, queuedDeliveries }));
   return Number(counters.task_counter);
+}
+
+/**
+ * SQLite: the notifications, then an event of each to its recipient, numbered after the change's
+ * event (`lastSeq`): three statements, run only when the change notifies someone.
+ */
+async function recordNotices(
+  trx: Db,
+  p: NoticeParams & { teamId: string; createdAt: string; lastSeq: number },
+): Promise<void> {
+  const notified = await insertNotifications(trx, p);
+  const recipientOf = new Map(notified.map((n) => [n.id, n.user_id]));
+  const events = await insertNoticeEvents(trx, {
+    teamId: p.teamId,
+    lastSeq: p.lastSeq,
+    ids: listParam(
+      trx,
+      notified.map((n) => n.id),
+    ),
+    createdAt: p.createdAt,
+  });
+  const eventIds: number[] = [];
+  const userIds: string[] = [];
+  for (const e of events) {
+    eventIds.push(e.id);
+    userIds.push(recipientOf.get((JSON.parse(e.data) as { notificationId: number }).notificationId)!);
+  }
+  await insertRecipientPairs(trx, { eventIds: listParam(trx, eventIds), userIds: listParam(trx, userIds) });
 }
 
 /**

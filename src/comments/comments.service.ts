@@ -13,6 +13,8 @@ import type { Caller } from '../caller.js';
 import type { ActivityKind, Comment, CommentDeleted, CommentsQuery } from '../contract/index.js';
 import { peopleByIds } from '../activity/activity.repository.js';
 import { cursorBound, pageLimit } from '../activity/pages.js';
+import { notificationsOf, replaceMentions, setFollowing } from '../changes/notifications.js';
+import type { NewNotifications } from '../changes/notifications.js';
 import { recordEvent } from '../changes/outbox.js';
 import { checkIfMatch } from '../http/etag.js';
 import { forbidden, notFound } from '../http/errors.js';
@@ -21,7 +23,9 @@ import { fillPage, type Page } from '../pages.js';
 import type { Store } from '../storage/database.js';
 import type { Locked, RowLock } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
-import { audienceOf } from '../tasks/access.js';
+import { audienceOf, readersAmong, type TaskAudience } from '../tasks/access.js';
+import { mentionedMembers, mentionsIn } from '../tasks/mentions.js';
+import { readingFollowers } from '../tasks/task-notifications.js';
 import { keepAccessibleTask, loadAccessibleTask } from '../tasks/tasks.service.js';
 import * as comments from './comments.repository.js';
 import type { CommentRecord } from './comments.repository.js';
@@ -50,12 +54,15 @@ async function recordCommentChange(
   caller: Caller,
   kind: ActivityKind & `comment.${string}`,
   comment: CommentRecord,
+  notify?: (audience: TaskAudience) => Promise<NewNotifications | undefined>,
 ) {
+  const audience = await audienceOf(trx, comment.taskId);
   await recordEvent(trx, {
     teamId: caller.teamId,
     type: kind,
     data: { taskId: comment.taskId, commentId: comment.id },
-    audience: await audienceOf(trx, comment.taskId),
+    audience,
+    notifications: notify && (await notify(audience)),
     activity: {
       taskId: comment.taskId,
       actorId: caller.userId,
@@ -68,6 +75,62 @@ async function recordCommentChange(
       },
     },
   });
+}
+
+const hasMentions = (text: string) => {
+  const { emails, names } = mentionsIn(text);
+  return emails.size > 0 || names.size > 0;
+};
+
+/**
+ * The members `body` mentions anew (stored by id in place of what `before` mentioned) who may
+ * read the task: they are notified, and follow it.
+ */
+async function newlyMentioned(
+  trx: Db,
+  caller: Caller,
+  comment: CommentRecord,
+  before: string | null,
+): Promise<string[]> {
+  if (!hasMentions(comment.body) && (before === null || !hasMentions(before))) return [];
+  const members = await mentionedMembers(trx, caller.teamId, [comment.body]);
+  const added = await replaceMentions(trx, comment.taskId, comment.id, members, before !== null && hasMentions(before));
+  return readersAmong(trx, comment.taskId, added);
+}
+
+/**
+ * Who a new comment notifies: the members it mentions, and the task's followers (its creator and
+ * assignees, and those who chose to follow it: `audience`), its author aside; the author and the
+ * members mentioned follow the task from now on.
+ */
+async function notifyOfComment(
+  trx: Db,
+  caller: Caller,
+  comment: CommentRecord,
+  audience: TaskAudience,
+): Promise<NewNotifications | undefined> {
+  const followers = await readingFollowers(trx, comment.taskId, audience.users, audience.follows);
+  const mentioned = await newlyMentioned(trx, caller, comment, null);
+  const newFollowers = [caller.userId, ...mentioned].filter((id) => !followers.has(id));
+  await setFollowing(trx, comment.taskId, newFollowers, true);
+  return notificationsOf({
+    taskId: comment.taskId,
+    actorId: caller.userId,
+    mentioned,
+    followers: { kind: 'commented', users: followers },
+  });
+}
+
+/** An edited comment notifies only the members it mentions anew, who then follow the task. */
+async function notifyOfEdit(
+  trx: Db,
+  caller: Caller,
+  comment: CommentRecord,
+  before: string,
+): Promise<NewNotifications | undefined> {
+  const mentioned = await newlyMentioned(trx, caller, comment, before);
+  await setFollowing(trx, comment.taskId, mentioned, true);
+  return notificationsOf({ taskId: comment.taskId, actorId: caller.userId, mentioned });
 }
 
 /** The task's comments, oldest first, after the `after` cursor. */
@@ -109,7 +172,9 @@ export async function createComment(
     const task = await keepAccessibleTask(trx, caller, rawTaskId);
     const author = (await peopleByIds(trx, [caller.userId])).get(caller.userId)!;
     const comment = await comments.insertComment(trx, task.id, author, body);
-    await recordCommentChange(trx, caller, 'comment.created', comment);
+    await recordCommentChange(trx, caller, 'comment.created', comment, (audience) =>
+      notifyOfComment(trx, caller, comment, audience),
+    );
     return presentComment(comment);
   });
 }
@@ -130,7 +195,9 @@ export async function updateComment(
     checkIfMatch(ifMatch, comment, 'comment');
     if (comment.body === body) return presentComment(comment);
     const updated = await comments.updateCommentBody(trx, comment, body);
-    await recordCommentChange(trx, caller, 'comment.updated', updated);
+    await recordCommentChange(trx, caller, 'comment.updated', updated, () =>
+      notifyOfEdit(trx, caller, updated, comment.body),
+    );
     return presentComment(updated);
   });
 }

@@ -64,8 +64,15 @@ export const TEAM_EVENT_TYPES = [
 ] as const;
 export type TeamEventType = (typeof TEAM_EVENT_TYPES)[number];
 
+/**
+ * A person's own events (issue 30): `notification.created` `{"notificationId"}`, to the one person
+ * notified. Stream events only, not webhook event types.
+ */
+export const NOTIFICATION_EVENT_TYPES = ['notification.created'] as const;
+export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
+
 /** Every type GET /v1/events sends for a change. */
-export const STREAM_EVENT_TYPES = [...CHANGE_EVENT_TYPES, ...TEAM_EVENT_TYPES] as const;
+export const STREAM_EVENT_TYPES = [...CHANGE_EVENT_TYPES, ...TEAM_EVENT_TYPES, ...NOTIFICATION_EVENT_TYPES] as const;
 export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
 
 /** Sent instead of a change when a stream cannot say what changed: refetch everything. */
@@ -89,3 +96,19 @@ export const TASK_SORT_KEYS = ['number', 'dueDate', 'priority', 'updatedAt', 'cr
 export type TaskSortKey = (typeof TASK_SORT_KEYS)[number];
 export const TASK_SORTS = TASK_SORT_KEYS.flatMap((key) => [key, `-${key}`]) as `${'' | '-'}${TaskSortKey}`[];
 export type TaskSortParam = (typeof TASK_SORTS)[number];
+
+/**
+ * What a notification is about (GET /v1/notifications): you were assigned or unassigned, mentioned,
+ * someone commented on a task you follow, or changed its status; `dueSoon` and `overdue` are
+ * reserved for due-date reminders (not sent yet).
+ */
+export const NOTIFICATION_KINDS = [
+  'assigned',
+  'unassigned',
+  'mentioned',
+  'commented',
+  'statusChanged',
+  'dueSoon',
+  'overdue',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

@@ -57,6 +57,10 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   { table: 'webhook_attempts', key: ['id'] },
   // Saved views (migration 0019).
   { table: 'views', key: ['id'] },
+  // Notifications, followers and mentions (migration 0021).
+  { table: 'mentions', key: ['id'] },
+  { table: 'task_followers', key: ['task_id', 'user_id'] },
+  { table: 'notifications', key: ['id'] },
   // So that a client retrying a POST across the move gets its first answer, not a second write.
   { table: 'idempotency_keys', key: ['credential', 'team_id', 'key_hash'] },
 ];

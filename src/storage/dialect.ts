@@ -367,3 +367,20 @@ export function listValues(db: Kysely<any>, values: ListParam) {
 export function claimSkippingLocked<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
   return (isPostgres(db) ? query.forNoKeyUpdate().skipLocked() : query) as Q;
 }
+
+/**
+ * Two `listParam`s of equal length as the rows of a two-column table `v(first, second)`, paired
+ * by position: an INSERT … SELECT of one row per pair, in one statement of fixed text.
+ */
+export function listPairs(db: Kysely<any>, first: ListParam, second: ListParam) {
+  const rows = isPostgres(db)
+    ? sql<{
+        first: string;
+        second: string;
+      }>`(select * from unnest(cast(${first} as text[]), cast(${second} as text[])) as p(first, second))`
+    : sql<{
+        first: string;
+        second: string;
+      }>`(select a.value as first, b.value as second from json_each(${first}) as a join json_each(${second}) as b on b.key = a.key)`;
+  return rows.as('v');
+}

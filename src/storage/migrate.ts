@@ -21,6 +21,7 @@ import { teamSetup } from './migrations/0016_team_setup.js';
 import { labels } from './migrations/0017_labels.js';
 import { fullTextSearch } from './migrations/0018_full_text_search.js';
 import { viewsAndTaskSorts } from './migrations/0019_views_and_task_sorts.js';
+import { notifications } from './migrations/0021_notifications.js';
 import { listAudiences } from './migrations/0020_list_audiences.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
@@ -46,6 +47,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0018_full_text_search': fullTextSearch(dialect),
     '0019_views_and_task_sorts': viewsAndTaskSorts(dialect),
     '0020_list_audiences': listAudiences(dialect),
+    '0021_notifications': notifications(dialect),
   };
 }
 

@@ -310,6 +310,36 @@ export interface ViewsTable {
   updated_at: string;
 }
 
+/** One person notified of a change (migration 0021; changes/notifications.ts writes them). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  team_id: string;
+  user_id: string;
+  task_id: number;
+  kind: string;
+  actor_id: string | null;
+  created_at: string;
+  read_at: string | null;
+  archived_at: string | null;
+}
+
+/** Who follows a task beyond its creator and assignees, and who stopped (`following` 0). */
+export interface TaskFollowersTable {
+  task_id: number;
+  user_id: string;
+  following: number;
+  created_at: string;
+}
+
+/** A member named by an `@` in a comment (`comment_id`) or the task's description (null). */
+export interface MentionsTable {
+  id: Generated<number>;
+  task_id: number;
+  comment_id: number | null;
+  user_id: string;
+  created_at: string;
+}
+
 export interface Tables {
   teams: TeamsTable;
   users: UsersTable;
@@ -339,6 +369,9 @@ export interface Tables {
   labels: LabelsTable;
   task_labels: TaskLabelsTable;
   views: ViewsTable;
+  notifications: NotificationsTable;
+  task_followers: TaskFollowersTable;
+  mentions: MentionsTable;
 }
 
 /** A connection or a transaction: repositories accept either. */

@@ -3,9 +3,10 @@
  * are assigned to it, or are a member of a non-archived list it is attached to.
  * Used as the guard of single-task operations and, per row, in GET /v1/tasks.
  */
+import type { FollowChoice } from '../changes/notifications.js';
 import { NO_AUDIENCE, type Audience } from '../changes/outbox.js';
 import { sql, type ExpressionBuilder, type ExpressionWrapper, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { inList, isPostgres, LIST_MEMBERSHIP_LOCK, listParam, type ListParam } from '../storage/dialect.js';
+import { inList, isPostgres, LIST_MEMBERSHIP_LOCK, listParam, listValues, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db, Tables } from '../storage/schema.js';
 
@@ -75,7 +76,15 @@ export function mayAccessAllOf(
 }
 
 /**
- * Each task's direct readers (its creator and assignees), and its non-archived lists with the
+ * A task's audience (its `users` are exactly its creator and assignees), with the choices of
+ * those who chose to follow it or to stop (`follows`), read in the same statement: a change that
+ * notifies the task's followers knows them without a statement of its own.
+ */
+export type TaskAudience = Audience & { follows: FollowChoice[] };
+
+/**
+ * Each task's direct readers (its creator and assignees), those who chose to follow it or stop,
+ * and its non-archived lists with the
  * snapshot of their members that is still current, if any (migration 0020).
  */
 const audienceRows = prepared((db, p: { taskIds: ListParam }) =>
@@ -95,6 +104,18 @@ const audienceRows = prepared((db, p: { taskIds: ListParam }) =>
           'task_id',
           sql<string | null>`user_id`.as('user_id'),
           sql<number | null>`cast(null as integer)`.as('list_id'),
+          sql<number | null>`cast(null as integer)`.as('audience_id'),
+        ])
+        .where(inList(db, 'task_id', p.taskIds)),
+    )
+    // Who chose to follow the task or to stop (changes/notifications.ts): list_id -1 or -2.
+    .unionAll(
+      db
+        .selectFrom('task_followers')
+        .select([
+          'task_id',
+          sql<string | null>`user_id`.as('user_id'),
+          sql<number | null>`cast(following - 2 as integer)`.as('list_id'),
           sql<number | null>`cast(null as integer)`.as('audience_id'),
         ])
         .where(inList(db, 'task_id', p.taskIds)),
@@ -190,8 +211,8 @@ async function snapshotsOf(db: Db, listIds: readonly number[]): Promise<Map<numb
  * Its creator and assignees by name, and each of its lists' members as the list's snapshot
  * (changes/outbox.ts), so that what an event stores does not grow with its lists' size.
  */
-export async function audiencesOfTasks(db: Db, taskIds: readonly number[]): Promise<Map<number, Audience>> {
-  const audiences = new Map<number, { users: string[]; listAudiences: number[] }>();
+export async function audiencesOfTasks(db: Db, taskIds: readonly number[]): Promise<Map<number, TaskAudience>> {
+  const audiences = new Map<number, { users: string[]; listAudiences: number[]; follows: FollowChoice[] }>();
   const stale: { taskId: number; listId: number }[] = [];
   // All the lists at once, so that their locks are taken in one order.
   if (isPostgres(db) && taskIds.length > 0) await lockListMemberships(db, { taskIds: listParam(db, taskIds) });
@@ -199,8 +220,10 @@ export async function audiencesOfTasks(db: Db, taskIds: readonly number[]): Prom
     const rows = await audienceRows(db, { taskIds: listParam(db, taskIds.slice(i, i + 500)) });
     for (const row of rows) {
       let audience = audiences.get(row.task_id);
-      if (!audience) audiences.set(row.task_id, (audience = { users: [], listAudiences: [] }));
-      if (row.user_id !== null) audience.users.push(row.user_id);
+      if (!audience) audiences.set(row.task_id, (audience = { users: [], listAudiences: [], follows: [] }));
+      if (row.list_id !== null && row.list_id < 0)
+        audience.follows.push({ userId: row.user_id!, following: row.list_id === -1 });
+      else if (row.user_id !== null) audience.users.push(row.user_id);
       else if (row.audience_id !== null) audience.listAudiences.push(row.audience_id);
       else stale.push({ taskId: row.task_id, listId: row.list_id! });
     }
@@ -216,6 +239,49 @@ export async function audiencesOfTasks(db: Db, taskIds: readonly number[]): Prom
 }
 
 /** `audiencesOfTasks` for one task. */
-export async function audienceOf(db: Db, taskId: number): Promise<Audience> {
-  return (await audiencesOfTasks(db, [taskId])).get(taskId) ?? NO_AUDIENCE;
+export async function audienceOf(db: Db, taskId: number): Promise<TaskAudience> {
+  return (await audiencesOfTasks(db, [taskId])).get(taskId) ?? { ...NO_AUDIENCE, follows: [] };
+}
+
+/** Of `userIds`, those who may read the task now (the rule above), in one statement. */
+const readersAmongRows = prepared((db, p: { taskId: number; userIds: ListParam }) =>
+  db
+    .selectFrom(listValues(db, p.userIds))
+    .select('v.value as user_id')
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('tasks as t')
+          .select(sql.lit(1).as('one'))
+          .where('t.id', '=', p.taskId)
+          .where((eb) =>
+            eb.or([
+              eb('t.created_by', '=', eb.ref('v.value')),
+              eb.exists(
+                eb
+                  .selectFrom('task_assignees as a')
+                  .select(sql.lit(1).as('one'))
+                  .whereRef('a.task_id', '=', 't.id')
+                  .whereRef('a.user_id', '=', 'v.value'),
+              ),
+              eb.exists(
+                eb
+                  .selectFrom('task_list_items as i')
+                  .innerJoin('task_lists as l', 'l.id', 'i.list_id')
+                  .innerJoin('list_members as m', 'm.list_id', 'i.list_id')
+                  .select(sql.lit(1).as('one'))
+                  .whereRef('i.task_id', '=', 't.id')
+                  .where('l.is_archived', '=', 0)
+                  .whereRef('m.user_id', '=', 'v.value'),
+              ),
+            ]),
+          ),
+      ),
+    ),
+);
+
+/** Of `userIds`, those who may read the task now: whom a mention of them may notify. */
+export async function readersAmong(db: Db, taskId: number, userIds: readonly string[]): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const rows = await readersAmongRows(db, { taskId, userIds: listParam(db, [...new Set(userIds)]) });
+  return rows.map((row) => row.user_id);
 }

@@ -32,6 +32,7 @@ import type { Db } from '../storage/schema.js';
 import { keptMembersAmong } from '../team/teams.repository.js';
 import { joinAudiences, recordEvent, recordTaskCreated, usersAudience } from '../changes/outbox.js';
 import { audienceOf } from './access.js';
+import { notificationsOfCreate, notificationsOfUpdate } from './task-notifications.js';
 import { changedFields, listsAfter, setChange } from './task-activity.js';
 import { findPage, type TaskFilter, type TaskPage } from './task-query.js';
 import * as links from './task-links.repository.js';
@@ -215,12 +216,18 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
     await links.attachLists(trx, row.id, listIds);
     await links.addAssignees(trx, row.id, assigneeIds);
     await addTaskLabels(trx, row.id, labelIds);
+    const audience = await audienceOf(trx, row.id);
     row.number = await recordTaskCreated(trx, row.id, {
       teamId: caller.teamId,
       type: 'task.created',
       data: { taskId: row.id },
-      audience: await audienceOf(trx, row.id),
+      audience,
       activity: { taskId: row.id, actorId: caller.userId, kind: 'task.created', changes: {} },
+      notifications: await notificationsOfCreate(trx, caller, {
+        id: row.id,
+        description: row.description,
+        assigneeIds,
+      }),
     });
     return presentNewTask(row, { status, createdBy: people.get(caller.userId)!, assignees, lists, labels, parent });
   });
@@ -300,6 +307,12 @@ export async function updateTask(
           Object.keys(recorded).length === 0
             ? undefined
             : { taskId: task.id, actorId: caller.userId, kind: 'task.updated', changes: recorded },
+        notifications: await notificationsOfUpdate(
+          trx,
+          caller,
+          { id: task.id, createdBy: task.created_by, before: readersBefore },
+          recorded,
+        ),
       });
     }
     return presentUpdateResult(row);

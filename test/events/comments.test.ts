@@ -46,9 +46,16 @@ describe('realtime events of comments', () => {
         expected(type, task.id, comment.id),
       );
       for (const stream of [streams.owner, streams.assignee]) {
-        const events = [await stream.next(), await stream.next(), await stream.next()];
+        const events = await stream.collectUntil((e) => e.type === 'comment.deleted');
         checkShape(stream, events);
-        assert.deepEqual(events.map(shown), want, stream.label);
+        // The owner created the task: the assignee's comment notifies them too (issue 30).
+        const notices = stream === streams.owner ? ['notification.created'] : [];
+        assert.deepEqual(
+          events.map((e) => e.type),
+          [want[0]!.split(' ')[0], ...notices, 'comment.updated', 'comment.deleted'],
+          stream.label,
+        );
+        assert.deepEqual(events.filter((e) => !e.type.startsWith('notification.')).map(shown), want, stream.label);
       }
       await streams.outsider.expectNothingFor(300);
       await streams.stranger.expectNothingFor(0);
@@ -93,12 +100,18 @@ describe('realtime events of comments', () => {
 
       const resumed = await openStream(server, mate.key, { lastEventId: seen.id, label: 'resumed' });
       assert.equal(resumed.status, 200);
-      const replay = [await resumed.next(), await resumed.next(), await resumed.next()];
+      // The mate, an assignee, is notified of each new comment too (issue 30): c1's notice, then c2's.
+      const replay = await resumed.collectUntil((e) => e.type === 'comment.deleted');
       checkShape(resumed, replay, Number(seen.id));
-      assert.deepEqual(replay.map(shown), missed);
+      assert.deepEqual(
+        replay.map((e) => e.type),
+        ['notification.created', 'comment.created', 'notification.created', 'comment.updated', 'comment.deleted'],
+      );
+      assert.deepEqual(replay.filter((e) => !e.type.startsWith('notification.')).map(shown), missed);
       await resumed.expectNothingFor(200);
       const c3 = created(await team.owner.api.post(`/v1/tasks/${task.id}/comments`, { body: 'three' }));
       assert.equal(shown(await resumed.next()), expected('comment.created', task.id, c3.id));
+      assert.equal((await resumed.next()).type, 'notification.created');
       resumed.close();
     },
   );

@@ -70,6 +70,7 @@ describe('realtime events (GET /v1/events): who gets which event, and when', () 
     expect(A, `task.created ${t1}`, [o, m1, x]);
     const t2 = created(await o.api.post('/v1/tasks', { title: 'T2', taskListIds: [l2], assigneeIds: [m2.userId] })).id;
     expect(A, `task.created ${t2}`, [o, m2]);
+    expect(A, 'notification.created', [m2]); // assigned (issue 30), to m2 alone
     const t3 = created(await o.api.post('/v1/tasks', { title: 'T3' })).id;
     expect(A, `task.created ${t3}`, [o]);
     ok(await o.api.patch(`/v1/tasks/${t1}`, { title: 'T1 renamed' }));
@@ -77,6 +78,7 @@ describe('realtime events (GET /v1/events): who gets which event, and when', () 
     // m2 loses the task and m3 gains it: readers before and after hear of it.
     ok(await o.api.patch(`/v1/tasks/${t2}`, { assigneeIds: [m3.userId] }));
     expect(A, `task.updated ${t2}`, [o, m2, m3]);
+    expect(A, 'notification.created', [m2, m3]); // m2 unassigned, m3 assigned: each their own
     ok(await m3.api.patch(`/v1/tasks/${t2}`, { priority: null, description: 'by m3' }));
     expect(A, `task.updated ${t2}`, [o, m3]);
     ok(await o.api.patch(`/v1/lists/${l1}`, { name: 'L1 renamed' }));
@@ -99,6 +101,7 @@ describe('realtime events (GET /v1/events): who gets which event, and when', () 
     expect(A, `taskList.updated ${l1}`, [o, x]);
     const t5 = created(await m1.api.post('/v1/tasks', { title: 'by m1', assigneeIds: [m2.userId] })).id;
     expect(A, `task.created ${t5}`, [m1, m2]);
+    expect(A, 'notification.created', [m2]);
     const t6 = created(await x.api.post('/v1/tasks', { title: 'by x', taskListIds: [l1] })).id;
     expect(A, `task.created ${t6}`, [o, x]);
 

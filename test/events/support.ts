@@ -82,7 +82,9 @@ export function checkShape(stream: SseStream, events: SseEvent[], after = 0): vo
           ? ['statusId']
           : event.type.startsWith('label.')
             ? ['labelId']
-            : ['taskId'];
+            : event.type.startsWith('notification.')
+              ? ['notificationId']
+              : ['taskId'];
     assert.deepEqual(Object.keys(data), keys, `${stream.label}: data must hold only ${keys.join(', ')}: ${event.data}`);
     for (const key of keys) assert.equal(typeof data[key], 'number');
   }

@@ -25,6 +25,7 @@ export function refKindOf(name: string, schema: JsonSchema): RefKind | undefined
   if (/^entryId$/.test(name)) return 'entry';
   if (/webhook/i.test(name)) return 'webhook';
   if (/^viewId$/.test(name)) return 'view';
+  if (/^notificationId$/.test(name)) return 'notification';
   if (/delivery/i.test(name)) return 'delivery';
   if (/status/i.test(name)) return 'status';
   if (/label/i.test(name)) return 'label';

@@ -20,6 +20,7 @@ export type RefKind =
   | 'password'
   | 'webhook'
   | 'view'
+  | 'notification'
   | 'delivery'
   | 'invitation'
   | 'invitationToken'

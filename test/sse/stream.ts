@@ -14,10 +14,14 @@ export interface ReceivedEvent extends SseEvent {
   at: number;
 }
 
-/** `type id`, e.g. `task.created 12`: the object id from `data`, for readable comparisons. */
+/**
+ * `type id`, e.g. `task.created 12`: the object id from `data`, for readable comparisons; a
+ * notification's event as its type alone (its id is the recipient's notification's).
+ */
 export function show(event: SseEvent): string {
   try {
     const data = JSON.parse(event.data);
+    if (data.notificationId !== undefined) return event.type;
     return `${event.type} ${data.listId ?? data.taskId ?? data.statusId ?? data.labelId ?? event.data}`;
   } catch {
     return `${event.type} ${event.data}`;

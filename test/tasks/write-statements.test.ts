@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestTeam, type Actor } from '../factories.js';
+import { createTestTeam, type Actor, type Team } from '../factories.js';
 import { expectStatus, tempDatabase, TEST_STORE, type TempDatabase } from '../harness.js';
 import { sqliteStatements, startCountedApp, type CountedApp } from '../statement-log.js';
 
@@ -29,6 +29,7 @@ describe(`the statements of a task change (${TEST_STORE})`, { skip }, () => {
   let database: TempDatabase;
   let app: CountedApp;
   let owner: Actor;
+  let team: Team;
   let statuses: Record<string, number>;
   let taskId: number;
   let listId: number;
@@ -36,7 +37,7 @@ describe(`the statements of a task change (${TEST_STORE})`, { skip }, () => {
   before(async () => {
     database = await tempDatabase();
     app = await startCountedApp(database.url);
-    const team = await createTestTeam(app);
+    team = await createTestTeam(app);
     owner = team.owner;
     const all: { id: number; name: string }[] = expectStatus(await owner.api.get('/v1/task-statuses'), 200);
     statuses = Object.fromEntries(all.map((s) => [s.name, s.id]));
@@ -109,6 +110,48 @@ describe(`the statements of a task change (${TEST_STORE})`, { skip }, () => {
       [],
       shown(texts),
     );
+  });
+
+  /** Statements about notifications, following or mentions (the audience read, which also reads follow choices, aside). */
+  const aboutNotifications = (texts: string[]) =>
+    texts.filter(
+      (sql) =>
+        /"notifications"|"task_followers"|"mentions"|notification\.created|"v"\."first"/.test(sql) &&
+        !/created_by as "user_id"/.test(sql),
+    );
+
+  test('issue 30: a create assigning and mentioning no one, a PATCH of a title, a comment no one else follows add no statement', async () => {
+    const texts = await statementsOf(async () => {
+      const task = expectStatus(await owner.api.post('/v1/tasks', { title: 'Quiet', description: 'no one here' }), 201);
+      expectStatus(await owner.api.patch(`/v1/tasks/${task.id}`, { title: 'Still quiet' }), 200);
+      expectStatus(await owner.api.post(`/v1/tasks/${task.id}/comments`, { body: 'To myself' }), 201);
+    });
+    assert.deepEqual(aboutNotifications(texts), [], shown(texts));
+  });
+
+  test('issue 30: a create that assigns someone adds three statements on SQLite: the notifications, their events, their recipients', async () => {
+    const mate = await team.member({ name: 'Mate' });
+    const texts = await statementsOf(async () =>
+      expectStatus(await owner.api.post('/v1/tasks', { title: 'For mate', assigneeIds: [mate.userId] }), 201),
+    );
+    assert.equal(aboutNotifications(texts).length, 3, shown(texts));
+  });
+
+  test("issue 30: a comment by an assignee adds three: the notifications of the task's other followers, their events, their recipients", async () => {
+    const mate = await team.member({ name: 'Commenter' });
+    const task = expectStatus(
+      await owner.api.post('/v1/tasks', { title: 'Discussed', assigneeIds: [mate.userId] }),
+      201,
+    );
+    expectStatus(await owner.api.delete(`/v1/tasks/${task.id}/follow`), 200);
+    expectStatus(await owner.api.post(`/v1/tasks/${task.id}/follow`), 200);
+    const other = await team.member({ name: 'Other' });
+    expectStatus(await owner.api.patch(`/v1/tasks/${task.id}`, { assigneeIds: [mate.userId, other.userId] }), 200);
+    const texts = await statementsOf(async () =>
+      expectStatus(await other.api.post(`/v1/tasks/${task.id}/comments`, { body: 'Hello' }), 201),
+    );
+    // Other is an assignee, so follows already: the notifications of owner and mate, their events and recipients.
+    assert.equal(aboutNotifications(texts).length, 3, shown(texts));
   });
 
   test("a PATCH of labelIds adds four statements: the labels kept, the labels before, the old set's delete, the new set's insert", async () => {
