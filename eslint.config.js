@@ -40,6 +40,7 @@ const LAYERS = [
   ['invitations'],
   ['webhooks'],
   ['views'], // saved views (issue 29)
+  ['mail'], // notification preferences and email: the queue, its worker, unsubscribe links (issue 30)
   ['membership'], // the use cases that reach across resources
   ['realtime'],
   ['auth', 'cli', 'app.ts', 'server.ts', 'housekeeping.ts'], // composition

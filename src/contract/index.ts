@@ -20,3 +20,4 @@ export * from './invitations.js';
 export * from './labels.js';
 export * from './search.js';
 export * from './views.js';
+export * from './mail.js';

@@ -57,6 +57,11 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   { table: 'webhook_attempts', key: ['id'] },
   // Saved views (migration 0019).
   { table: 'views', key: ['id'] },
+  // Notification preferences, the mail queue (what is still to be sent, and its log) and the
+  // unsubscribe links' tokens, hashed, so links in mail already sent keep working (migration 0022).
+  { table: 'notification_preferences', key: ['user_id', 'kind'] },
+  { table: 'mail_queue', key: ['id'] },
+  { table: 'mail_unsubscribe_tokens', key: ['token_hash'] },
   // So that a client retrying a POST across the move gets its first answer, not a second write.
   { table: 'idempotency_keys', key: ['credential', 'team_id', 'key_hash'] },
 ];

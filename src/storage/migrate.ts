@@ -22,6 +22,7 @@ import { labels } from './migrations/0017_labels.js';
 import { fullTextSearch } from './migrations/0018_full_text_search.js';
 import { viewsAndTaskSorts } from './migrations/0019_views_and_task_sorts.js';
 import { listAudiences } from './migrations/0020_list_audiences.js';
+import { mail } from './migrations/0022_mail.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -46,6 +47,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0018_full_text_search': fullTextSearch(dialect),
     '0019_views_and_task_sorts': viewsAndTaskSorts(dialect),
     '0020_list_audiences': listAudiences(dialect),
+    '0022_mail': mail(dialect),
   };
 }
 
