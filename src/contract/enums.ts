@@ -89,3 +89,30 @@ export const TASK_SORT_KEYS = ['number', 'dueDate', 'priority', 'updatedAt', 'cr
 export type TaskSortKey = (typeof TASK_SORT_KEYS)[number];
 export const TASK_SORTS = TASK_SORT_KEYS.flatMap((key) => [key, `-${key}`]) as `${'' | '-'}${TaskSortKey}`[];
 export type TaskSortParam = (typeof TASK_SORTS)[number];
+
+/** Every kind of notification (the inbox's `kind`). */
+export const NOTIFICATION_KINDS = [
+  'assigned',
+  'unassigned',
+  'mentioned',
+  'commented',
+  'statusChanged',
+  'dueSoon',
+  'overdue',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** Where a kind of notification goes: the inbox, the inbox and email, or nowhere. */
+export const NOTIFICATION_DELIVERIES = ['inbox', 'inboxAndEmail', 'off'] as const;
+export type NotificationDelivery = (typeof NOTIFICATION_DELIVERIES)[number];
+
+/** Until a person chooses, what goes where: being assigned and being mentioned also by email. */
+export const DEFAULT_DELIVERY: Readonly<Record<NotificationKind, NotificationDelivery>> = {
+  assigned: 'inboxAndEmail',
+  unassigned: 'inbox',
+  mentioned: 'inboxAndEmail',
+  commented: 'inbox',
+  statusChanged: 'inbox',
+  dueSoon: 'inbox',
+  overdue: 'inbox',
+};

@@ -4,33 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { StringEnum } from './common.js';
-
-/** Every kind of notification (the inbox's `kind`). */
-export const NOTIFICATION_KINDS = [
-  'assigned',
-  'unassigned',
-  'mentioned',
-  'commented',
-  'statusChanged',
-  'dueSoon',
-  'overdue',
-] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-
-/** Where a kind of notification goes: the inbox, the inbox and email, or nowhere. */
-export const NOTIFICATION_DELIVERIES = ['inbox', 'inboxAndEmail', 'off'] as const;
-export type NotificationDelivery = (typeof NOTIFICATION_DELIVERIES)[number];
-
-/** Until a person chooses, what goes where: being assigned and being mentioned also by email. */
-export const DEFAULT_DELIVERY: Readonly<Record<NotificationKind, NotificationDelivery>> = {
-  assigned: 'inboxAndEmail',
-  unassigned: 'inbox',
-  mentioned: 'inboxAndEmail',
-  commented: 'inbox',
-  statusChanged: 'inbox',
-  dueSoon: 'inbox',
-  overdue: 'inbox',
-};
+import { NOTIFICATION_DELIVERIES, NOTIFICATION_KINDS, type NotificationKind } from './enums.js';
 
 const Delivery = StringEnum(NOTIFICATION_DELIVERIES, {
   errorMessage: `each preference must be one of: ${NOTIFICATION_DELIVERIES.join(', ')}.`,

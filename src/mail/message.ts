@@ -45,12 +45,12 @@ const escapeHtml = (text: string) =>
 export function composeMail(lines: readonly MailLine[], publicUrl: string, token: string): MailMessage {
   const link = (line: MailLine) => `${publicUrl}/tasks/${line.taskId}`;
   const settings = `${publicUrl}/settings`;
-  const unsubscribeUrl = `${publicUrl}/unsubscribe/${token}`;
+  const unsubscribeUrl = `${publicUrl}/unsubscribe#${token}`;
   const subject = lines.length === 1 ? describe(lines[0]!) : `${lines.length} updates on your tasks in tasklane`;
   const text = [
     ...lines.map((line) => `- ${describe(line)}\n  ${link(line)}`),
     '',
-    '--',
+    '-- ',
     `You get this email because of your notification settings: ${settings}`,
     `To stop all email from tasklane: ${unsubscribeUrl}`,
     '',

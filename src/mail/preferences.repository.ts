@@ -4,7 +4,7 @@ import {
   NOTIFICATION_KINDS,
   type NotificationDelivery,
   type NotificationKind,
-} from '../contract/mail.js';
+} from '../contract/enums.js';
 import type { Db } from '../storage/schema.js';
 
 export type Preferences = Record<NotificationKind, NotificationDelivery>;

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { NotificationKind } from '../contract/mail.js';
+import type { NotificationKind } from '../contract/enums.js';
 import type { Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
 import { canAccess } from '../tasks/access.js';

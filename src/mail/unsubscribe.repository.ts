@@ -3,7 +3,7 @@
  * (secret-hash.ts) with its person. Following one turns all of that person's email off.
  */
 import { randomBytes } from 'node:crypto';
-import { NOTIFICATION_KINDS } from '../contract/mail.js';
+import { NOTIFICATION_KINDS } from '../contract/enums.js';
 import { hashSecret } from '../secret-hash.js';
 import type { Db } from '../storage/schema.js';
 import { savePreferences } from './preferences.repository.js';

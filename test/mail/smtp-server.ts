@@ -30,16 +30,19 @@ const decodeQuotedPrintable = (text: string) =>
   text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 function parse(raw: string, from: string, to: string[]): ReceivedMail {
-  const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
+  const head = raw.split(/\r?\n\r?\n/)[0] ?? '';
   const headers = new Map<string, string>();
   for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
     const colon = line.indexOf(':');
     if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
   }
-  const body = rest.join('\n\n');
-  // The text/plain part of a multipart/alternative: between its part header and the next boundary.
-  const textPart = /Content-Type: text\/plain[^]*?\r?\n\r?\n([^]*?)\r?\n--/.exec(body)?.[1] ?? body;
-  return { from, to, raw, headers, text: decodeQuotedPrintable(textPart) };
+  const body = raw.slice(raw.search(/\r?\n\r?\n/)).replace(/^\r?\n\r?\n/, '');
+  // The text/plain part of a multipart/alternative: the part, split on the message's boundary, whose header says so.
+  const boundary = /boundary="?([^";]+)"?/.exec(headers.get('content-type') ?? '')?.[1];
+  const parts = boundary ? body.split(`--${boundary}`) : [`\r\n${body}`];
+  const textPart = parts.find((part) => /^\r?\nContent-Type: text\/plain/i.test(part) || !boundary) ?? '';
+  const content = boundary ? textPart.slice(textPart.search(/\r?\n\r?\n/)).trim() : body;
+  return { from, to, raw, headers, text: decodeQuotedPrintable(content) };
 }
 
 export async function startSmtpServer(): Promise<TestSmtpServer> {
