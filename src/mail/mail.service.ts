@@ -21,7 +21,8 @@ export async function updatePreferences(
   body: UpdateNotificationPreferencesBody,
   emailEnabled: boolean,
 ): Promise<NotificationPreferences> {
-  await savePreferences(store.db, caller.userId, body.preferences);
+  // In a transaction: the store's gate reads the caller again first (auth/caller-check.ts).
+  await store.transaction((trx) => savePreferences(trx, caller.userId, body.preferences));
   return preferencesFor(store, caller, emailEnabled);
 }
 
