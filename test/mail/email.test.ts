@@ -90,6 +90,32 @@ describe('notification email', () => {
     assert.equal(smtp.received.length, 1);
   });
 
+  test('what reaches a person within the batch window after their first pending notification leaves as one mail', async () => {
+    const team = await createTestTeam(server);
+    const ada = await team.member();
+    const first = await taskOf(team.owner, 'First news', [ada.userId]);
+    const second = await taskOf(team.owner, 'Second news', [ada.userId]);
+    const windowMs = 1_500;
+    const start = new Date();
+    await enqueueMail(server.store.db, [item(ada, first, 'assigned', team.owner)], start, windowMs);
+    // Later, but inside the window the first one opened: it joins the same mail.
+    await enqueueMail(
+      server.store.db,
+      [item(ada, second, 'mentioned', team.owner)],
+      new Date(start.getTime() + 100),
+      windowMs,
+    );
+    const [mail] = await smtp.waitFor(1);
+    assert.ok(Date.now() - start.getTime() >= windowMs, 'not before the window closed');
+    assert.equal(mail!.headers.get('subject'), '2 updates on your tasks in tasklane');
+    assert.match(mail!.text, /First news[^]*Second news/);
+    assert.deepEqual(
+      (await settled(server.store)).map((row) => row.status),
+      ['sent', 'sent'],
+    );
+    assert.equal(smtp.received.length, 1);
+  });
+
   test("every mail carries a one-click unsubscribe (RFC 8058) that turns all of its reader's email off", async () => {
     const team = await createTestTeam(server);
     const ada = await team.member();
