@@ -211,16 +211,20 @@ function parseSecretKey(raw: string | undefined, problems: string[]): Buffer | n
   return key;
 }
 
+/** `value` as a URL, or undefined when it is none. */
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** `SMTP_URL`: smtp:// or smtps:// with a host; unset or empty: email is off. */
 function parseSmtpUrl(raw: string | undefined, problems: string[]): string | null {
   const value = raw?.trim();
   if (!value) return null;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = parseUrl(value);
   if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
     // Never echo the value: it may hold the SMTP password.
     problems.push(
@@ -312,12 +316,7 @@ function parseCorsOrigins(raw: string | undefined, problems: string[]): string[]
 function parsePublicUrl(raw: string | undefined, problems: string[]): string | null {
   const value = raw?.trim();
   if (!value) return null;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = parseUrl(value);
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
     problems.push(`PUBLIC_URL must be an http or https URL such as https://tasks.example.com (got "${value}")`);
     return null;

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { loadConfig, ConfigError } from '../../src/config.js';
 import type { NotificationPreferences } from '../../src/contract/index.js';
 import { enqueueMail, mailQueueStatus, type MailItem } from '../../src/mail/queue.repository.js';
 import type { Store } from '../../src/storage/database.js';
 import { createTestTeam, type Actor } from '../factories.js';
-import { expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';
+import { configProblems, expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 
 const PUBLIC_URL = 'https://tasks.example.test';
@@ -301,26 +300,19 @@ describe('notification email settings', () => {
   });
 
   test('SMTP_URL needs MAIL_FROM and PUBLIC_URL, takes only smtp:// or smtps://, and never echoes its password', () => {
-    const problems = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-        return [];
-      } catch (error) {
-        assert.ok(error instanceof ConfigError);
-        return error.problems;
-      }
-    };
     assert.deepEqual(
-      problems({ SMTP_URL: 'smtp://mail.example.test', MAIL_FROM: 'a@example.test', PUBLIC_URL: PUBLIC_URL }),
+      configProblems({ SMTP_URL: 'smtp://mail.example.test', MAIL_FROM: 'a@example.test', PUBLIC_URL: PUBLIC_URL }),
       [],
     );
-    assert.ok(problems({ SMTP_URL: 'smtp://mail.example.test', PUBLIC_URL }).some((p) => p.includes('MAIL_FROM')));
     assert.ok(
-      problems({ SMTP_URL: 'smtp://mail.example.test', MAIL_FROM: 'a@example.test' }).some((p) =>
+      configProblems({ SMTP_URL: 'smtp://mail.example.test', PUBLIC_URL }).some((p) => p.includes('MAIL_FROM')),
+    );
+    assert.ok(
+      configProblems({ SMTP_URL: 'smtp://mail.example.test', MAIL_FROM: 'a@example.test' }).some((p) =>
         p.includes('PUBLIC_URL'),
       ),
     );
-    const bad = problems({
+    const bad = configProblems({
       SMTP_URL: 'http://user:hunter2@mail.example.test',
       MAIL_FROM: 'a@example.test',
       PUBLIC_URL,

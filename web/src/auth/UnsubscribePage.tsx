@@ -7,17 +7,9 @@
 import { useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
 import { unsubscribeFromEmail } from '../api/notifications';
+import { tokenFromLocation } from '../lib/fragment-token';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { ErrorNote } from '../ui/ErrorNote';
-
-function tokenFromLocation(): string {
-  const raw = window.location.hash.slice(1);
-  try {
-    return decodeURIComponent(raw).trim();
-  } catch {
-    return raw.trim();
-  }
-}
 
 export function UnsubscribePage() {
   useDocumentTitle('Stop email from tasklane');
