@@ -279,6 +279,19 @@ export async function mailQueueStatus(db: Db, recentFailures: number) {
   };
 }
 
+/** How long a sending process's word that it sends lasts: longer than a restart, so no mail is lost to one. */
+export const SENDING_WORD_MS = 15 * 60 * 1000;
+
+/** This process sends mail, for the next SENDING_WORD_MS at least, batching by `batchMs`. */
+export async function declareSending(db: Db, now: Date, batchMs: number): Promise<void> {
+  const sendingUntil = new Date(now.getTime() + SENDING_WORD_MS).toISOString();
+  await db
+    .insertInto('mail_senders')
+    .values({ id: 1, sending_until: sendingUntil, batch_ms: batchMs })
+    .onConflict((conflict) => conflict.column('id').doUpdateSet({ sending_until: sendingUntil, batch_ms: batchMs }))
+    .execute();
+}
+
 /** Forgets mail finished (sent, dropped or failed) more than `retentionMs` ago. */
 export async function pruneMail(db: Db, retentionMs: number, now = new Date()): Promise<void> {
   const before = new Date(now.getTime() - retentionMs).toISOString();

@@ -16,7 +16,15 @@ import type { Store } from '../storage/database.js';
 import { nextAttemptAt } from '../webhooks/delivery/retry-schedule.js';
 import { composeMail } from './message.js';
 import { preferencesOf } from './preferences.repository.js';
-import { claimDueMail, nextDue, recordFailure, recordSent, releaseMail, type ClaimedMail } from './queue.repository.js';
+import {
+  claimDueMail,
+  declareSending,
+  nextDue,
+  recordFailure,
+  recordSent,
+  releaseMail,
+  type ClaimedMail,
+} from './queue.repository.js';
 import { newUnsubscribeToken } from './unsubscribe.repository.js';
 
 /** People whose mail one claim takes. */
@@ -25,12 +33,16 @@ const CLAIM_BATCH = 10;
 const SMTP_TIMEOUT_MS = 15_000;
 /** A claim's lease: longer than a send can take, so no other process sends the same mail meanwhile. */
 const LEASE_MS = 4 * SMTP_TIMEOUT_MS;
+/** How often a sending process says so again (declareSending). */
+const DECLARE_EVERY_MS = 60_000;
 /** Added to a due time's timer, which may otherwise fire a millisecond early. */
 const TIMER_SLACK_MS = 5;
 
 export class MailWorker {
   private readonly transport: Transporter | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** When this process last said it sends (declareSending). */
+  private declaredAt = -Infinity;
   private running: Promise<void> | undefined;
   private again = false;
   private started = false;
@@ -82,6 +94,12 @@ export class MailWorker {
 
   private async sendDue(): Promise<void> {
     try {
+      // Changes queue mail only while some process says it sends (changes/notification-mail.ts):
+      // said again every minute, so a word that lasts 15 minutes (SENDING_WORD_MS) never lapses.
+      if (Date.now() - this.declaredAt >= DECLARE_EVERY_MS) {
+        await declareSending(this.store.db, new Date(), this.config.batchMs);
+        this.declaredAt = Date.now();
+      }
       let claimed: ClaimedMail[];
       do {
         this.again = false;

@@ -79,6 +79,8 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   // Migration 0020: a pointer to the snapshot that equals a list's members, which the target's
   // own triggers would delete as its list members are copied in; the target makes its own.
   list_current_audiences: 'derived: made again by the first change of each list',
+  // Migration 0022: refreshed by every process that sends mail, within seconds of its start.
+  mail_senders: "ephemeral: the target's own sending processes write it",
   // Migration 0011, SQLite: the titles' FTS5 index and its shadow tables, derived from tasks.
   // The target's own triggers index each task as it is copied in.
   ...Object.fromEntries(

@@ -337,6 +337,13 @@ export interface MailQueueTable {
   finished_at: string | null;
 }
 
+/** The one row (id 1) saying until when some process sends mail, and its batch window (migration 0022). */
+export interface MailSendersTable {
+  id: number;
+  sending_until: string;
+  batch_ms: number;
+}
+
 /** An unsubscribe link's token, hashed (migration 0022). */
 export interface MailUnsubscribeTokensTable {
   token_hash: string;
@@ -376,6 +383,7 @@ export interface Tables {
   notification_preferences: NotificationPreferencesTable;
   mail_queue: MailQueueTable;
   mail_unsubscribe_tokens: MailUnsubscribeTokensTable;
+  mail_senders: MailSendersTable;
 }
 
 /** A connection or a transaction: repositories accept either. */

@@ -45,6 +45,16 @@ export function mail(dialect: DialectName): Migration {
         .execute();
       await db.schema.createIndex('mail_queue_user_idx').on('mail_queue').columns(['user_id', 'status']).execute();
 
+      // Whether any process sends mail now, and its batch window: the one row (id 1) that sending
+      // processes refresh (mail/worker.ts). A change queues mail only while it is current, so a
+      // server without SMTP_URL queues none, and nothing piles up unsent.
+      await db.schema
+        .createTable('mail_senders')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('sending_until', 'text', (c) => c.notNull())
+        .addColumn('batch_ms', 'integer', (c) => c.notNull())
+        .execute();
+
       // An unsubscribe link's token, hashed (secret-hash.ts); one per mail sent.
       await db.schema
         .createTable('mail_unsubscribe_tokens')
