@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { enqueueMail } from '../src/mail/queue.repository.js';
+import { enqueueMail } from '../src/changes/notification-mail.js';
 import { openStore } from '../src/storage/database.js';
 import { startSmtpServer, type TestSmtpServer } from '../test/mail/smtp-server.js';
 import { describeInBrowser, launchBrowser, newContext, requireBrowser } from './support/browser.js';

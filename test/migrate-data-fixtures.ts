@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { enqueueMail } from '../src/mail/queue.repository.js';
+import { enqueueMail } from '../src/changes/notification-mail.js';
 import { newUnsubscribeToken } from '../src/mail/unsubscribe.repository.js';
 import { COPIED_TABLES } from '../src/storage/copy.js';
 import type { Store } from '../src/storage/database.js';

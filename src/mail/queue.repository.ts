@@ -14,37 +14,6 @@ import type { Store } from '../storage/database.js';
 import type { Db } from '../storage/schema.js';
 import { canAccess } from '../tasks/access.js';
 
-/** A notification to be mailed: to whom, about which task, by whom. */
-export interface MailItem {
-  userId: string;
-  teamId: string;
-  kind: NotificationKind;
-  taskId: number;
-  actorId: string | null;
-}
-
-/** Queues `items`, each due after the batch window; written in the caller's transaction. */
-export async function enqueueMail(db: Db, items: readonly MailItem[], now: Date, batchMs: number): Promise<void> {
-  if (items.length === 0) return;
-  const createdAt = now.toISOString();
-  const due = new Date(now.getTime() + batchMs).toISOString();
-  await db
-    .insertInto('mail_queue')
-    .values(
-      items.map((item) => ({
-        user_id: item.userId,
-        team_id: item.teamId,
-        kind: item.kind,
-        task_id: item.taskId,
-        actor_id: item.actorId,
-        created_at: createdAt,
-        status: 'pending' as const,
-        next_attempt_at: due,
-      })),
-    )
-    .execute();
-}
-
 /** One line of a claimed mail: a row still readable by its recipient, as it reads now. */
 export interface MailLine {
   id: number;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { enqueueMail, type MailItem } from '../../src/mail/queue.repository.js';
+import { enqueueMail, type MailItem } from '../../src/changes/notification-mail.js';
 import { openStore } from '../../src/storage/database.js';
 import { createTestTeam } from '../factories.js';
 import { Client, expectStatus, tempDatabase } from '../harness.js';
