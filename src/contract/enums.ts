@@ -64,8 +64,15 @@ export const TEAM_EVENT_TYPES = [
 ] as const;
 export type TeamEventType = (typeof TEAM_EVENT_TYPES)[number];
 
+/**
+ * A person's own events (issue 30): `notification.created` `{"notificationId"}`, to the one person
+ * notified. Stream events only, not webhook event types.
+ */
+export const NOTIFICATION_EVENT_TYPES = ['notification.created'] as const;
+export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
+
 /** Every type GET /v1/events sends for a change. */
-export const STREAM_EVENT_TYPES = [...CHANGE_EVENT_TYPES, ...TEAM_EVENT_TYPES] as const;
+export const STREAM_EVENT_TYPES = [...CHANGE_EVENT_TYPES, ...TEAM_EVENT_TYPES, ...NOTIFICATION_EVENT_TYPES] as const;
 export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
 
 /** Sent instead of a change when a stream cannot say what changed: refetch everything. */

@@ -21,3 +21,4 @@ export * from './labels.js';
 export * from './search.js';
 export * from './views.js';
 export * from './mail.js';
+export * from './notifications.js';
