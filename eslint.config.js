@@ -41,6 +41,7 @@ const LAYERS = [
   ['webhooks'],
   ['views'], // saved views (issue 29)
   ['notifications'], // the inbox and following (issue 30)
+  ['mail'], // notification preferences and email: the queue, its worker, unsubscribe links (issue 30)
   ['membership'], // the use cases that reach across resources
   ['realtime'],
   ['auth', 'cli', 'app.ts', 'server.ts', 'housekeeping.ts'], // composition

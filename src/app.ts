@@ -46,6 +46,8 @@ import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { viewsRoutes } from './views/views.routes.js';
 import { notificationsRoutes } from './notifications/notifications.routes.js';
 import { DeliveryWorker } from './webhooks/delivery/worker.js';
+import { mailRoutes, unsubscribeRoute } from './mail/mail.routes.js';
+import { MailWorker } from './mail/worker.js';
 import { activityRoutes } from './activity/activity.routes.js';
 import { commentsRoutes } from './comments/comments.routes.js';
 import { searchRoutes } from './search/search.routes.js';
@@ -93,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     webhooksRoutes,
     viewsRoutes,
     notificationsRoutes,
+    mailRoutes,
   ];
 
   const app = Fastify({
@@ -181,6 +184,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerUnknownQueryCheck(app);
   signInRoute(rateLimiter.failedAuth)(app, deps);
   invitationLinkRoutes(rateLimiter.failedAuth)(app, deps);
+  // In its own scope: it alone takes a form body (a mail client's one-click POST).
+  await app.register(async (scope) => unsubscribeRoute(rateLimiter.failedAuth)(scope, deps));
   // Housekeeping runs while the app does; closing waits for a run in progress, so the store is
   // closed only after it (http/shutdown.ts closes the store once the app has closed).
   const scheduler = new Scheduler(housekeepingJobs(store, rateLimiter.counters), app.log);
@@ -190,7 +195,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const webhookWorker = new DeliveryWorker(store, config.webhooks, app.log);
   bus.onDeliveriesQueued(() => webhookWorker.wake());
   app.addHook('onReady', async () => webhookWorker.start());
+  // Notification email, while SMTP_URL is set.
+  const mailWorker = new MailWorker(store, config.mail, config.publicUrl, app.log);
+  app.addHook('onReady', async () => mailWorker.start());
   app.addHook('onClose', async () => {
+    await mailWorker.close();
     await webhookWorker.close();
     stopBridge();
     await bus.close();

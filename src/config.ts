@@ -49,6 +49,27 @@ export interface Config {
   readonly publicUrl: string | null;
   /** Outgoing webhooks (WEBHOOK_*). */
   readonly webhooks: WebhookConfig;
+  /** Notification email (SMTP_URL, MAIL_*). */
+  readonly mail: MailConfig;
+}
+
+/** How this process sends notification email; null transport: email is off. Durations in milliseconds. */
+export interface MailConfig {
+  /** `SMTP_URL`: `smtp://` or `smtps://`, with credentials and options as nodemailer reads them; null: email is off. */
+  readonly smtpUrl: string | null;
+  /** `MAIL_FROM`: the sender, as `Name <address>` or a bare address. */
+  readonly from: string | null;
+  /** What happens to a person within this window after the first item arrives as one mail. */
+  readonly batchMs: number;
+  /** Whether this process sends (`MAIL_DELIVERY=off`: other processes do). */
+  readonly deliver: boolean;
+  /** The first retry's delay; each next one doubles, up to `retryMaxDelayMs`. */
+  readonly retryFirstDelayMs: number;
+  readonly retryMaxDelayMs: number;
+  /** How long after its first attempt a mail is still retried; then it is failed, and `admin mail status` shows it. */
+  readonly retryForMs: number;
+  /** How often a sending process looks for due mail it was not told about. */
+  readonly pollMs: number;
 }
 
 /** How this process sends webhooks; every duration in milliseconds. */
@@ -153,8 +174,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxInFlightPerEndpoint: integer('WEBHOOK_MAX_IN_FLIGHT', 1, 1, 100),
       concurrency: integer('WEBHOOK_CONCURRENCY', 64, 1, 10_000),
     }),
+    mail: Object.freeze({
+      smtpUrl: parseSmtpUrl(env.SMTP_URL, problems),
+      from: env.MAIL_FROM?.trim() || null,
+      batchMs: integer('MAIL_BATCH_SECONDS', 300, 0, 86_400) * 1000,
+      deliver: onOff('MAIL_DELIVERY', true),
+      retryFirstDelayMs: integer('MAIL_RETRY_FIRST_DELAY_MS', 60_000, 1, DAY),
+      retryMaxDelayMs: integer('MAIL_RETRY_MAX_DELAY_MS', HOUR, 1, DAY),
+      retryForMs: integer('MAIL_RETRY_FOR_MS', 2 * DAY, 0, 30 * DAY),
+      pollMs: integer('MAIL_POLL_MS', 30_000, 10, HOUR),
+    }),
   };
   checkTimeouts(config, problems);
+  if ((config.mail.smtpUrl === null) !== (config.mail.from === null)) {
+    problems.push('SMTP_URL and MAIL_FROM go together: set both to send notification email, or neither');
+  }
+  if (config.mail.smtpUrl !== null && config.publicUrl === null) {
+    // A mail's links (the task, the settings, unsubscribing) must work from outside the server.
+    problems.push('PUBLIC_URL must be set to send notification email: its links point there');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }
@@ -171,6 +209,30 @@ function parseSecretKey(raw: string | undefined, problems: string[]): Buffer | n
     return null;
   }
   return key;
+}
+
+/** `value` as a URL, or undefined when it is none. */
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `SMTP_URL`: smtp:// or smtps:// with a host; unset or empty: email is off. */
+function parseSmtpUrl(raw: string | undefined, problems: string[]): string | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  const url = parseUrl(value);
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
+    // Never echo the value: it may hold the SMTP password.
+    problems.push(
+      'SMTP_URL must be an smtp:// or smtps:// URL with a host, such as smtps://user:password@mail.example.com',
+    );
+    return null;
+  }
+  return value;
 }
 
 /** `WEBHOOK_ALLOW_HOSTS`: comma-separated host names or IP addresses (IPv6 with or without brackets). */
@@ -254,12 +316,7 @@ function parseCorsOrigins(raw: string | undefined, problems: string[]): string[]
 function parsePublicUrl(raw: string | undefined, problems: string[]): string | null {
   const value = raw?.trim();
   if (!value) return null;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = parseUrl(value);
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
     problems.push(`PUBLIC_URL must be an http or https URL such as https://tasks.example.com (got "${value}")`);
     return null;

@@ -10,12 +10,16 @@ import { pruneExpiredSessions } from './sessions/sessions.repository.js';
 import type { Store } from './storage/database.js';
 import type { CounterStore } from './storage/rate-limit-counters.js';
 import { pruneDeliveryLog } from './webhooks/delivery/queue.repository.js';
+import { pruneMail } from './mail/queue.repository.js';
+import { pruneUnsubscribeTokens } from './mail/unsubscribe.repository.js';
 import type { Job } from './jobs/scheduler.js';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
 /** How long each webhook attempt (and a finished delivery) stays in the log. */
 export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * HOUR;
+/** How long a mail sent, dropped or failed stays in the queue's log (`admin mail status`). */
+export const MAIL_LOG_RETENTION_MS = 30 * 24 * HOUR;
 
 /** The jobs for `store`, and for the rate-limit counters when rate limiting is on. */
 export function housekeepingJobs(store: Store, rateLimitCounters: CounterStore | null): Job[] {
@@ -32,6 +36,14 @@ export function housekeepingJobs(store: Store, rateLimitCounters: CounterStore |
       name: 'pruning the webhook delivery log',
       everyMs: HOUR,
       run: () => pruneDeliveryLog(store.db, WEBHOOK_LOG_RETENTION_MS),
+    },
+    {
+      name: 'pruning the mail log and old unsubscribe links',
+      everyMs: HOUR,
+      run: async () => {
+        await pruneMail(store.db, MAIL_LOG_RETENTION_MS);
+        await pruneUnsubscribeTokens(store.db);
+      },
     },
   ];
   if (rateLimitCounters) {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { loadConfig, type Config } from '../src/config.js';
+import { ConfigError, loadConfig, type Config } from '../src/config.js';
 import { startServer, type RunningServer } from '../src/server.js';
 
 export interface TestServer extends RunningServer {
@@ -176,4 +176,15 @@ export function expectError(response: Response, status: number, message?: string
   assert.ok(response.body.error.length > 0, 'error message must not be empty');
   if (typeof message === 'string') assert.equal(response.body.error, message, show(response));
   else if (message) assert.match(response.body.error, message, show(response));
+}
+
+/** The problems `loadConfig` reports for `env`, none when it accepts it. */
+export function configProblems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error.problems;
+  }
 }

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
 import { createTestTeam, type Actor } from './factories.js';
-import { expectError, expectStatus, startTestServer, type TestServer } from './harness.js';
+import { configProblems, expectError, expectStatus, startTestServer, type TestServer } from './harness.js';
 
 /** What a raw connection saw: every byte the server sent, and when (ms after connecting) it closed. */
 interface RawResult {
@@ -432,19 +432,10 @@ describe('timeouts: slow and idle clients are disconnected, event streams are no
   });
 
   test('timeouts that would contradict each other or cut event streams are refused at start', () => {
-    const problems = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-        return [];
-      } catch (error) {
-        assert.ok(error instanceof ConfigError);
-        return error.problems;
-      }
-    };
-    assert.deepEqual(problems({ CONNECTION_TIMEOUT_MS: '20000', EVENTS_HEARTBEAT_SECONDS: '20' }), [
+    assert.deepEqual(configProblems({ CONNECTION_TIMEOUT_MS: '20000', EVENTS_HEARTBEAT_SECONDS: '20' }), [
       'CONNECTION_TIMEOUT_MS must be longer than EVENTS_HEARTBEAT_SECONDS',
     ]);
-    assert.deepEqual(problems({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' }), [
+    assert.deepEqual(configProblems({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' }), [
       'HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS',
     ]);
     const defaults = loadConfig({});

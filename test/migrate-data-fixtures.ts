@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { enqueueMail } from '../src/changes/notification-mail.js';
+import { newUnsubscribeToken } from '../src/mail/unsubscribe.repository.js';
 import { COPIED_TABLES } from '../src/storage/copy.js';
 import type { Store } from '../src/storage/database.js';
 import { listColumns } from '../src/storage/dialect.js';
@@ -116,6 +118,23 @@ export async function fillWorkspace(url: string) {
       await mate.api.post('/v1/views', { name: 'Ça', filters: {}, layout: 'board', sharedWithTeam: true }),
       201,
     );
+    // Notification email (migration 0022): a preference, mail still to be sent (this server sends
+    // none), and an unsubscribe link's token, which must keep working after the move.
+    expectStatus(
+      await mate.api.patch('/v1/me/notification-preferences', { preferences: { commented: 'inboxAndEmail' } }),
+      200,
+    );
+    const mail = { userId: mate.userId, teamId: team.id, taskId: discussed, actorId: owner.userId };
+    await enqueueMail(
+      server.store.db,
+      [
+        { ...mail, kind: 'assigned' },
+        { ...mail, kind: 'commented' },
+      ],
+      new Date(),
+      0,
+    );
+    await newUnsubscribeToken(server.store.db, mate.userId, new Date());
     const doomed = expectStatus(await owner.api.post('/v1/tasks', { title: 'Deleted' }), 201);
     expectStatus(await owner.api.delete(`/v1/tasks/${doomed.id}`), 200);
     return { owner, retried, first: first.body, doomed, waitingToken: tokenOf(waiting.link) };

@@ -29,7 +29,9 @@ export default defineConfig({
     // an app at 99.6 of 100. 105: issue 29 came on top of an app at 100.7 of 101: labels (chips,
     // picker, filter: 0.6 KiB of the first load; Settings → Labels, a 1.2 KiB chunk), the search
     // box and command palette (about 0.9 KiB), saved views and sortable column headers (1.1 KiB).
-    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 105 }),
+    // 110: issue 30 came on top of an app at 105.0 of 105: Settings → Notifications (1.1 KiB of
+    // the first load) and the unsubscribe page (a 0.7 KiB chunk); the inbox and its bell are next.
+    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 110 }),
     serverCodeGuard({ root, allow: ['src/contract/enums.ts'] }),
   ],
   server: {

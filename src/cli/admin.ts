@@ -25,6 +25,7 @@ import {
 import { printLine, type CliIo } from './io.js';
 import { backupCommands } from './admin/backup.js';
 import { invitationCommands } from './admin/invitations.js';
+import { mailCommands } from './admin/mail.js';
 import { accessCommands } from './admin/keys.js';
 import { statusCommands } from './admin/statuses.js';
 import { teamCommands } from './admin/teams.js';
@@ -39,6 +40,7 @@ const GROUPS: CommandGroup[] = [
   invitationCommands,
   statusCommands,
   webhookCommands,
+  mailCommands,
   backupCommands,
 ];
 const COMMANDS: Record<string, Command | DatabaseCommand> = Object.assign({}, ...GROUPS.map((group) => group.commands));

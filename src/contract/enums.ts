@@ -112,3 +112,18 @@ export const NOTIFICATION_KINDS = [
   'overdue',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** Where a kind of notification goes: the inbox, the inbox and email, or nowhere. */
+export const NOTIFICATION_DELIVERIES = ['inbox', 'inboxAndEmail', 'off'] as const;
+export type NotificationDelivery = (typeof NOTIFICATION_DELIVERIES)[number];
+
+/** Until a person chooses, what goes where: being assigned and being mentioned also by email. */
+export const DEFAULT_DELIVERY: Readonly<Record<NotificationKind, NotificationDelivery>> = {
+  assigned: 'inboxAndEmail',
+  unassigned: 'inbox',
+  mentioned: 'inboxAndEmail',
+  commented: 'inbox',
+  statusChanged: 'inbox',
+  dueSoon: 'inbox',
+  overdue: 'inbox',
+};

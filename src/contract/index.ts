@@ -20,4 +20,5 @@ export * from './invitations.js';
 export * from './labels.js';
 export * from './search.js';
 export * from './views.js';
+export * from './mail.js';
 export * from './notifications.js';

@@ -61,6 +61,11 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   { table: 'mentions', key: ['id'] },
   { table: 'task_followers', key: ['task_id', 'user_id'] },
   { table: 'notifications', key: ['id'] },
+  // Notification preferences, the mail queue (what is still to be sent, and its log) and the
+  // unsubscribe links' tokens, hashed, so links in mail already sent keep working (migration 0022).
+  { table: 'notification_preferences', key: ['user_id', 'kind'] },
+  { table: 'mail_queue', key: ['id'] },
+  { table: 'mail_unsubscribe_tokens', key: ['token_hash'] },
   // So that a client retrying a POST across the move gets its first answer, not a second write.
   { table: 'idempotency_keys', key: ['credential', 'team_id', 'key_hash'] },
 ];
@@ -78,6 +83,8 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   // Migration 0020: a pointer to the snapshot that equals a list's members, which the target's
   // own triggers would delete as its list members are copied in; the target makes its own.
   list_current_audiences: 'derived: made again by the first change of each list',
+  // Migration 0022: refreshed by every process that sends mail, within seconds of its start.
+  mail_senders: "ephemeral: the target's own sending processes write it",
   // Migration 0011, SQLite: the titles' FTS5 index and its shadow tables, derived from tasks.
   // The target's own triggers index each task as it is copied in.
   ...Object.fromEntries(

@@ -340,6 +340,47 @@ export interface MentionsTable {
   created_at: string;
 }
 
+/** A person's choice for one kind of notification (migration 0022; mail/). */
+export interface NotificationPreferencesTable {
+  user_id: string;
+  kind: string;
+  /** inbox | inboxAndEmail | off */
+  delivery: string;
+}
+
+/** A notification to be mailed (migration 0022; mail/queue.repository.ts). */
+export interface MailQueueTable {
+  id: Generated<number>;
+  user_id: string;
+  team_id: string;
+  kind: string;
+  task_id: number;
+  actor_id: string | null;
+  created_at: string;
+  status: 'pending' | 'sent' | 'failed' | 'dropped';
+  next_attempt_at: string;
+  locked_until: string | null;
+  attempt_count: Generated<number>;
+  first_attempt_at: string | null;
+  message_id: string | null;
+  last_error: string | null;
+  finished_at: string | null;
+}
+
+/** The one row (id 1) saying until when some process sends mail, and its batch window (migration 0022). */
+export interface MailSendersTable {
+  id: number;
+  sending_until: string;
+  batch_ms: number;
+}
+
+/** An unsubscribe link's token, hashed (migration 0022). */
+export interface MailUnsubscribeTokensTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+}
+
 export interface Tables {
   teams: TeamsTable;
   users: UsersTable;
@@ -372,6 +413,10 @@ export interface Tables {
   notifications: NotificationsTable;
   task_followers: TaskFollowersTable;
   mentions: MentionsTable;
+  notification_preferences: NotificationPreferencesTable;
+  mail_queue: MailQueueTable;
+  mail_unsubscribe_tokens: MailUnsubscribeTokensTable;
+  mail_senders: MailSendersTable;
 }
 
 /** A connection or a transaction: repositories accept either. */

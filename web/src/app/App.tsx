@@ -2,7 +2,8 @@
  * The session gate: checks for a session, shows sign-in (and the team choice for people in
  * several teams), then the workspace of the chosen team, unless the first start's team waits for
  * its owner's set-up (`setupRequired`), which comes first. A 401 from any request brings the
- * sign-in page back. An invitation link (`/join`) is answered before the gate, signed in or not.
+ * sign-in page back. An invitation link (`/join`) is answered before the gate, signed in or not,
+ * and so is a mail's unsubscribe link (`/unsubscribe`), whose token is its only credential.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { setCsrfToken, whenSessionEnds } from '../api/client';
@@ -27,6 +28,7 @@ type Phase =
 
 /** The invitation page is for newcomers: a chunk of its own, off everyone else's first load. */
 const loadJoinPage = lazy(() => import('../auth/JoinPage').then((module) => module.JoinPage));
+const loadUnsubscribePage = lazy(() => import('../auth/UnsubscribePage').then((module) => module.UnsubscribePage));
 
 export function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
@@ -81,6 +83,7 @@ export function App() {
     [session],
   );
 
+  if (path === '/unsubscribe') return <Unsubscribe />;
   if (path === '/join' && phase.kind !== 'checking') {
     return (
       <Join
@@ -133,4 +136,12 @@ function Join(props: { signedInAs: SessionInfo | null; onJoined: (session: Sessi
     return <p class="loading-page">The invitation page could not be loaded. Check your connection and reload.</p>;
   }
   return JoinPage ? <JoinPage {...props} /> : <p class="loading-page">Loading…</p>;
+}
+
+function Unsubscribe() {
+  const UnsubscribePage = useLazy(loadUnsubscribePage);
+  if (UnsubscribePage === 'failed') {
+    return <p class="loading-page">This page could not be loaded. Check your connection and reload.</p>;
+  }
+  return UnsubscribePage ? <UnsubscribePage /> : <p class="loading-page">Loading…</p>;
 }

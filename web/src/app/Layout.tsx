@@ -10,6 +10,7 @@ import { ViewPage } from '../views/ViewPage';
 import { MyTasksPage } from '../tasks/MyTasksPage';
 import { TaskDetailPage } from '../detail/TaskDetailPage';
 import { SettingsPage } from '../settings/SettingsPage';
+import { InboxPage } from '../inbox/InboxPage';
 import { Sidebar } from '../sidebar/Sidebar';
 import { Link } from '../ui/Link';
 import { CommandPalette } from './CommandPalette';
@@ -90,6 +91,8 @@ function Page({ route }: { route: Route }) {
       return <TaskDetailPage key={route.taskId} taskId={route.taskId} />;
     case 'settings':
       return <SettingsPage />;
+    case 'inbox':
+      return <InboxPage />;
     case 'missing':
       return (
         <section class="page">

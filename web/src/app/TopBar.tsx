@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
+import { Bell } from '../inbox/Bell';
 import { Link } from '../ui/Link';
 import { useNotify } from '../ui/notices';
 import { useConnectionState } from './live';
@@ -104,6 +105,7 @@ export function TopBar({ drawerOpen, onToggleDrawer, onShowShortcuts, onSearch }
       >
         <span aria-hidden="true">?</span>
       </button>
+      <Bell />
       <Link href="/settings" class="button-quiet">
         Settings
       </Link>

@@ -2,6 +2,7 @@
 import { useEffect, useMemo } from 'preact/hooks';
 import { fetchSession } from '../api/session';
 import { LiveEvents } from '../lib/live-events';
+import { UnreadProvider } from '../inbox/inbox-state';
 import { Layout } from './Layout';
 import { LiveEventsContext } from './live';
 import { TeamDataProvider } from './team-data';
@@ -25,7 +26,9 @@ export function Workspace() {
   return (
     <LiveEventsContext.Provider value={events}>
       <TeamDataProvider>
-        <Layout />
+        <UnreadProvider>
+          <Layout />
+        </UnreadProvider>
       </TeamDataProvider>
     </LiveEventsContext.Provider>
   );

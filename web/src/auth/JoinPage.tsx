@@ -18,6 +18,7 @@ import { acceptInvitation, previewInvitation } from '../api/invitations';
 import { switchTeam } from '../api/session';
 import { formatTimestamp } from '../lib/dates';
 import { useAsync } from '../lib/use-async';
+import { tokenFromLocation } from '../lib/fragment-token';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { roleWithArticle } from '../settings/team/member-rules';
 import { ErrorNote } from '../ui/ErrorNote';
@@ -29,16 +30,6 @@ interface Props {
   signedInAs: SessionInfo | null;
   /** Signed in to the team: after joining it, or (already a member) after opening it. */
   onJoined: (session: SessionInfo) => void;
-}
-
-/** The token from the address: what follows `#`, as the link was made. */
-function tokenFromLocation(): string {
-  const raw = window.location.hash.slice(1);
-  try {
-    return decodeURIComponent(raw).trim();
-  } catch {
-    return raw.trim();
-  }
 }
 
 /** The invitation, or the server's reason for refusing the token. */

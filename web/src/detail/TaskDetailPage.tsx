@@ -18,12 +18,14 @@ import { LazyTimeline } from './LazyTimeline';
 import { Subtasks } from './Subtasks';
 import { TitleField } from './TitleField';
 import { useLiveTask } from './use-live-task';
+import { useReadsTaskNotifications } from '../inbox/inbox-state';
 
 export function TaskDetailPage({ taskId }: { taskId: number }) {
   const { task, etag, missing, error, deleted, reload } = useLiveTask(taskId);
   const { lists } = useTeamData();
   const notify = useNotify();
   useDocumentTitle(task?.title ?? (missing ? 'Task not found' : undefined));
+  useReadsTaskNotifications(taskId);
 
   if (deleted) {
     return (

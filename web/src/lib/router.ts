@@ -10,11 +10,13 @@ export type Route =
   | { page: 'view'; viewId: number }
   | { page: 'task'; taskId: number }
   | { page: 'settings' }
+  | { page: 'inbox' }
   | { page: 'missing' };
 
 export function routeOf(path: string): Route {
   if (path === '/' || path === '') return { page: 'my-tasks' };
   if (path === '/settings') return { page: 'settings' };
+  if (path === '/inbox') return { page: 'inbox' };
   const list = /^\/lists\/(\d{1,15})$/.exec(path);
   if (list) return { page: 'list', listId: Number(list[1]) };
   const view = /^\/views\/(\d{1,15})$/.exec(path);

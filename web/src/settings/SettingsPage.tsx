@@ -1,6 +1,6 @@
 /**
- * Settings: profile, password, the team's name (owners and admins), API keys, webhooks, the team's
- * members, its workflow statuses and its labels.
+ * Settings: profile, password, the team's name (owners and admins), notifications, API keys,
+ * webhooks, the team's members, its workflow statuses and its labels.
  * The last four come in chunks of their own, fetched when Settings opens, so the first load
  * stays small (the JS budget).
  */
@@ -8,6 +8,7 @@ import { lazy, useLazy, type Loader } from '../lib/lazy';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { ErrorNote } from '../ui/ErrorNote';
 import { ApiKeys } from './ApiKeys';
+import { NotificationsSection } from './NotificationsSection';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
 import { TeamSection } from './team/TeamSection';
@@ -30,6 +31,7 @@ export function SettingsPage() {
       <nav class="settings-nav" aria-label="Settings sections">
         <a href="#profile-heading">Profile</a>
         {manager && <a href="#team-heading">Team</a>}
+        <a href="#notifications-heading">Notifications</a>
         <a href="#keys-heading">API keys</a>
         <a href="#webhooks-heading">Webhooks</a>
         <a href="#members-heading">Members</a>
@@ -41,6 +43,7 @@ export function SettingsPage() {
         <PasswordForm />
         <TeamSection />
       </div>
+      <NotificationsSection />
       <ApiKeys />
       <LazySection loader={loadWebhooks} id="webhooks" title="Webhooks" />
       <LazySection loader={loadMembers} id="members" title="Members" />
