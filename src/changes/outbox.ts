@@ -10,6 +10,7 @@ import { chainsWrites, inList, listPairs, listParam, listValues, type ListParam 
 import { prepared } from '../storage/prepared.js';
 import type { Db, Tables } from '../storage/schema.js';
 import { activityValues, insertActivity, type NewActivity } from './activity-entries.js';
+import { deliveriesOf, enqueueMail } from './notification-mail.js';
 import { NOTIFICATION_CREATED, type NewNotifications } from './notifications.js';
 import { committedChanges } from './publisher.js';
 import { deliveriesForEvent, insertDeliveriesForEvent } from './webhook-deliveries.js';
@@ -447,7 +448,7 @@ export async function recordTaskCreated(trx: Db, taskId: number, event: NewEvent
 }
 
 async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): Promise<number> {
-  const notices = event.notifications?.recipients ?? [];
+  const notices = await noticesKept(trx, event);
   const values = {
     teamId: event.teamId,
     tasks: numberedTaskId === null ? 0 : 1,
@@ -520,6 +521,27 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
   // A team without webhooks queues none, and so wakes no delivery worker (changes/bus.ts).
   afterCommit(trx, () => committedChanges.publish({ teamId: event.teamId, queuedDeliveries }));
   return Number(counters.task_counter);
+}
+
+/**
+ * The change's notifications that their recipients keep (a kind someone turned `off` is not
+ * written), with the mail of those who want it by email queued in the transaction, before the
+ * team row's lock (notification-mail.ts). Nothing is read for a change that notifies no one.
+ */
+async function noticesKept(trx: Db, event: NewEvent): Promise<NewNotifications['recipients']> {
+  const notifications = event.notifications;
+  if (!notifications || notifications.recipients.length === 0) return [];
+  const now = new Date();
+  const { kept, mailed, batchMs } = await deliveriesOf(trx, notifications.recipients, now);
+  const mail = mailed.map((r) => ({
+    userId: r.userId,
+    teamId: event.teamId,
+    kind: r.kind,
+    taskId: notifications.taskId,
+    actorId: notifications.actorId,
+  }));
+  await enqueueMail(trx, mail, now, batchMs);
+  return kept;
 }
 
 /**

@@ -69,9 +69,15 @@ export class MailWorker {
     return this.transport !== undefined;
   }
 
-  start(): void {
+  /**
+   * Starts sending: first says so (declareSending), so that the changes made once the server is
+   * ready queue their mail; then looks for due mail.
+   */
+  async start(): Promise<void> {
     if (!this.transport || !this.config.deliver || this.started || this.closed) return;
     this.started = true;
+    await declareSending(this.store.db, new Date(), this.config.batchMs);
+    this.declaredAt = Date.now();
     this.wake();
   }
 

@@ -1,12 +1,12 @@
 /**
- * Three `tasklane serve` processes on one PostgreSQL database share the mail queue: each
- * person's due notifications leave as exactly one mail, sent by one of the processes, never by
- * two (a claim is a lease taken by one UPDATE; the second process's claim finds the rows leased).
+ * Three `tasklane serve` processes on one PostgreSQL database share the mail queue: each person
+ * assigned two tasks, through any of the processes, within the batch window gets exactly one mail
+ * of both, sent by one of the processes, never by two (a claim is a lease taken by one UPDATE; the
+ * second process's claim finds the rows leased).
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { enqueueMail, type MailItem } from '../../src/changes/notification-mail.js';
 import { openStore } from '../../src/storage/database.js';
 import { createTestTeam } from '../factories.js';
 import { Client, expectStatus, tempDatabase } from '../harness.js';
@@ -29,7 +29,8 @@ test(
         SMTP_URL: smtp.url,
         MAIL_FROM: 'tasklane@example.test',
         PUBLIC_URL: 'https://tasks.example.test',
-        MAIL_BATCH_SECONDS: '0',
+        // Long enough that each person's two tasks fall in one window however loaded the machine.
+        MAIL_BATCH_SECONDS: '10',
         MAIL_POLL_MS: '10',
         RATE_LIMIT_PER_MINUTE: '0',
         LOG_LEVEL: 'error',
@@ -37,18 +38,22 @@ test(
       servers.push(...(await Promise.all(Array.from({ length: PROCESSES }, () => serve(database.url, env)))));
       const team = await createTestTeam({ store, client: (key?: string) => new Client(servers[0]!.url, key) });
       const people = await Promise.all(Array.from({ length: PEOPLE }, (_, n) => team.member({ name: `Person ${n}` })));
-      const items: MailItem[] = [];
-      for (const person of people) {
-        const task = expectStatus<{ id: number }>(
-          await team.owner.api.post('/v1/tasks', { title: `For ${person.name}`, assigneeIds: [person.userId] }),
-          201,
-        );
-        for (const kind of ['assigned', 'mentioned'] as const) {
-          items.push({ userId: person.userId, teamId: team.id, kind, taskId: task.id, actorId: team.owner.userId });
-        }
-      }
-      // All at once, so that every process finds the same due rows at its next look.
-      await enqueueMail(store.db, items, new Date(), 0);
+      const apis = servers.map((server) => new Client(server.url, team.owner.key));
+      // Two tasks each, through two different processes, at once.
+      await Promise.all(
+        people.flatMap((person, n) =>
+          [0, 1].map(async (k) =>
+            expectStatus(
+              await apis[(n + k) % PROCESSES]!.post('/v1/tasks', {
+                title: `For ${person.name}, ${k}`,
+                assigneeIds: [person.userId],
+              }),
+              201,
+            ),
+          ),
+        ),
+      );
+      assert.equal((await store.db.selectFrom('mail_queue').select('id').execute()).length, 2 * PEOPLE);
       for (;;) {
         const pending = await store.db
           .selectFrom('mail_queue')

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestTeam, type Actor, type Team } from '../factories.js';
 import { expectStatus, tempDatabase, TEST_STORE, type TempDatabase } from '../harness.js';
+import { declareSending } from '../../src/mail/queue.repository.js';
 import { sqliteStatements, startCountedApp, type CountedApp } from '../statement-log.js';
 
 const skip = TEST_STORE === 'postgres' && 'counted on SQLite, where each statement is a call of its own';
@@ -112,12 +113,16 @@ describe(`the statements of a task change (${TEST_STORE})`, { skip }, () => {
     );
   });
 
-  /** Statements about notifications, following or mentions (the audience read, which also reads follow choices, aside). */
+  /**
+   * Statements about notifications, following, mentions, or their preferences and mail (the
+   * audience read, which also reads follow choices, aside).
+   */
   const aboutNotifications = (texts: string[]) =>
     texts.filter(
       (sql) =>
-        /"notifications"|"task_followers"|"mentions"|notification\.created|"v"\."first"/.test(sql) &&
-        !/created_by as "user_id"/.test(sql),
+        /"notifications"|"task_followers"|"mentions"|notification\.created|"v"\."first"|"notification_preferences"|"mail_queue"/.test(
+          sql,
+        ) && !/created_by as "user_id"/.test(sql),
     );
 
   test('issue 30: a create assigning and mentioning no one, a PATCH of a title, a comment no one else follows add no statement', async () => {
@@ -129,15 +134,26 @@ describe(`the statements of a task change (${TEST_STORE})`, { skip }, () => {
     assert.deepEqual(aboutNotifications(texts), [], shown(texts));
   });
 
-  test('issue 30: a create that assigns someone adds three statements on SQLite: the notifications, their events, their recipients', async () => {
+  test("issue 30: a create that assigns someone adds four statements on SQLite: the recipients' choices, the notifications, their events, their recipients", async () => {
     const mate = await team.member({ name: 'Mate' });
     const texts = await statementsOf(async () =>
       expectStatus(await owner.api.post('/v1/tasks', { title: 'For mate', assigneeIds: [mate.userId] }), 201),
     );
-    assert.equal(aboutNotifications(texts).length, 3, shown(texts));
+    assert.equal(aboutNotifications(texts).length, 4, shown(texts));
   });
 
-  test("issue 30: a comment by an assignee adds three: the notifications of the task's other followers, their events, their recipients", async () => {
+  test('issue 30: while some process sends mail, a notification someone wants by email adds one more: the mail, queued', async () => {
+    const mate = await team.member({ name: 'Mailed mate' });
+    await declareSending(app.store.db, new Date(), 0);
+    const texts = await statementsOf(async () =>
+      expectStatus(await owner.api.post('/v1/tasks', { title: 'Mail mate', assigneeIds: [mate.userId] }), 201),
+    );
+    assert.equal(aboutNotifications(texts).length, 5, shown(texts));
+    assert.equal(texts.filter((sql) => /insert into "mail_queue"/.test(sql)).length, 1, shown(texts));
+    await app.store.db.deleteFrom('mail_senders').execute();
+  });
+
+  test("issue 30: a comment by an assignee adds four: the recipients' choices, the notifications of the task's other followers, their events, their recipients", async () => {
     const mate = await team.member({ name: 'Commenter' });
     const task = expectStatus(
       await owner.api.post('/v1/tasks', { title: 'Discussed', assigneeIds: [mate.userId] }),
@@ -150,8 +166,8 @@ describe(`the statements of a task change (${TEST_STORE})`, { skip }, () => {
     const texts = await statementsOf(async () =>
       expectStatus(await other.api.post(`/v1/tasks/${task.id}/comments`, { body: 'Hello' }), 201),
     );
-    // Other is an assignee, so follows already: the notifications of owner and mate, their events and recipients.
-    assert.equal(aboutNotifications(texts).length, 3, shown(texts));
+    // Other is an assignee, so follows already: owner's and mate's choices, notifications, their events and recipients.
+    assert.equal(aboutNotifications(texts).length, 4, shown(texts));
   });
 
   test("a PATCH of labelIds adds four statements: the labels kept, the labels before, the old set's delete, the new set's insert", async () => {
