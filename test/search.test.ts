@@ -207,6 +207,19 @@ describe('GET /v1/search', () => {
     }
   });
 
+  test('a cursor past the largest id a row can have reads as before every row, never a 500', async () => {
+    const owner = (await createTestTeam(server)).owner;
+    const word = uniqueWord();
+    const id = await newTask(owner, { title: word, description: word });
+    for (const cursor of ['title.2147483648', 'description.9999999999', 'comment.4294967296']) {
+      const page = expectStatus<{ items: { task: { id: number } }[] }>(
+        await owner.api.get(searchPath(word, `&cursor=${cursor}`)),
+        200,
+      );
+      assert.ok(page.items.every((hit) => hit.task.id === id));
+    }
+  });
+
   test('the cursor walks every hit once, in order, page by page', async () => {
     const owner = (await createTestTeam(server)).owner;
     const word = uniqueWord();
