@@ -5,7 +5,15 @@ import type { NotificationPreferences } from '../../src/contract/index.js';
 import { mailQueueStatus } from '../../src/mail/queue.repository.js';
 import type { Store } from '../../src/storage/database.js';
 import { createTestTeam, type Actor } from '../factories.js';
-import { configProblems, expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';
+import {
+  configProblems,
+  expectError,
+  expectStatus,
+  startTestServer,
+  tempDatabase,
+  type TestServer,
+} from '../harness.js';
+import { adminOk } from '../cli/support.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 
 const PUBLIC_URL = 'https://tasks.example.test';
@@ -263,6 +271,25 @@ describe('notification email settings', () => {
       assert.deepEqual(prefs.email, { enabled: false });
     } finally {
       await server.close();
+    }
+  });
+
+  test('admin mail status prints the queue as one JSON object, on a database where nothing was mailed yet', async () => {
+    const database = await tempDatabase();
+    try {
+      await adminOk(database.url, ['org', 'create', '--name', 'Mailless']);
+      const { value } = await adminOk(database.url, ['mail', 'status']);
+      assert.deepEqual(value, {
+        pending: 0,
+        sent: 0,
+        failed: 0,
+        dropped: 0,
+        oldestPendingAt: null,
+        retrying: [],
+        recentFailures: [],
+      });
+    } finally {
+      await database.remove();
     }
   });
 
