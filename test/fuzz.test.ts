@@ -36,7 +36,7 @@ import { managersOnly } from './route-requests.js';
 import { loadRouteTable, type ApiRoute } from './route-table.js';
 import { tokenOf } from './team/support.js';
 import { differences, snapshotDatabase } from './snapshot.js';
-import { createWorld, WORLD_PASSWORD, WORLD_WEBHOOK_URL, type World } from './world.js';
+import { commentNotification, createWorld, WORLD_PASSWORD, WORLD_WEBHOOK_URL, type World } from './world.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
@@ -129,18 +129,12 @@ class Fixture {
     const delivery = expectStatus(await owner.api.post(`/v1/webhooks/${webhook.id}/test`), 202);
     const view = await freshView(this.server, world);
     // The owner's notification about the fresh task, as the mate's comment on it would leave it.
-    const notification = await db
-      .insertInto('notifications')
-      .values({
-        team_id: world.teamId,
-        user_id: owner.userId,
-        task_id: task.id,
-        kind: 'commented',
-        actor_id: mate.userId,
-        created_at: new Date().toISOString(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const notification = await commentNotification(db, {
+      teamId: world.teamId,
+      to: owner.userId,
+      from: mate.userId,
+      taskId: task.id,
+    });
     // Fresh sessions: a fuzzed sign-out or password change may have ended the last ones.
     const credentials = {} as FuzzContext['credentials'];
     for (const sender of ['owner', 'outsider', 'stranger'] as const) {

@@ -11,6 +11,7 @@ import { insertList } from '../src/lists/lists.repository.js';
 import { insertSession } from '../src/sessions/sessions.repository.js';
 import { listStatuses } from '../src/statuses/statuses.repository.js';
 import { hashPassword } from '../src/team/passwords.js';
+import type { Db } from '../src/storage/schema.js';
 import { setPasswordHash } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectStatus, type TestServer } from './harness.js';
@@ -77,6 +78,25 @@ async function equip(server: TestServer, actor: Actor): Promise<WorldActor> {
   return { ...actor, password: WORLD_PASSWORD, session };
 }
 
+/** A notification to `to` of `from`'s comment on the task, written directly (no comment is made). */
+export function commentNotification(
+  db: Db,
+  p: { teamId: string; to: string; from: string; taskId: number },
+): Promise<{ id: number }> {
+  return db
+    .insertInto('notifications')
+    .values({
+      team_id: p.teamId,
+      user_id: p.to,
+      task_id: p.taskId,
+      kind: 'commented',
+      actor_id: p.from,
+      created_at: new Date().toISOString(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
 export async function createWorld(server: TestServer): Promise<World> {
   const listMarker = `listsecret${randomBytes(5).toString('hex')}`;
   const teamMarker = `teamsecret${randomBytes(5).toString('hex')}`;
@@ -126,18 +146,12 @@ export async function createWorld(server: TestServer): Promise<World> {
     createdBy: owner.userId,
   });
   // Written directly, as the mate's comment on the owner's task would notify the owner, without the comment.
-  const notification = await server.store.db
-    .insertInto('notifications')
-    .values({
-      team_id: team.id,
-      user_id: owner.userId,
-      task_id: task.id,
-      kind: 'commented',
-      actor_id: mate.userId,
-      created_at: new Date().toISOString(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const notification = await commentNotification(server.store.db, {
+    teamId: team.id,
+    to: owner.userId,
+    from: mate.userId,
+    taskId: task.id,
+  });
   // Every key has been used once: later requests do not write its first `last used` time.
   for (const actor of [owner, mate, outsider, stranger]) expectStatus(await actor.api.get('/v1/me'), 200);
 

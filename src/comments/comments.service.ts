@@ -24,7 +24,7 @@ import type { Store } from '../storage/database.js';
 import type { Locked, RowLock } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
 import { audienceOf, readersAmong, type TaskAudience } from '../tasks/access.js';
-import { mentionedMembers, mentionsIn } from '../tasks/mentions.js';
+import { hasMentions, mentionedMembers } from '../tasks/mentions.js';
 import { readingFollowers } from '../tasks/task-notifications.js';
 import { keepAccessibleTask, loadAccessibleTask } from '../tasks/tasks.service.js';
 import * as comments from './comments.repository.js';
@@ -77,11 +77,6 @@ async function recordCommentChange(
   });
 }
 
-const hasMentions = (text: string) => {
-  const { emails, names } = mentionsIn(text);
-  return emails.size > 0 || names.size > 0;
-};
-
 /**
  * The members `body` mentions anew (stored by id in place of what `before` mentioned) who may
  * read the task: they are notified, and follow it.
@@ -92,9 +87,9 @@ async function newlyMentioned(
   comment: CommentRecord,
   before: string | null,
 ): Promise<string[]> {
-  if (!hasMentions(comment.body) && (before === null || !hasMentions(before))) return [];
+  if (!hasMentions(comment.body) && !hasMentions(before)) return [];
   const members = await mentionedMembers(trx, caller.teamId, [comment.body]);
-  const added = await replaceMentions(trx, comment.taskId, comment.id, members, before !== null && hasMentions(before));
+  const added = await replaceMentions(trx, comment.taskId, comment.id, members, hasMentions(before));
   return readersAmong(trx, comment.taskId, added);
 }
 

@@ -35,6 +35,12 @@ export function mentionsIn(text: string | null | undefined): { emails: Set<strin
   return { emails, names };
 }
 
+/** Whether `text` holds any mention: only then is a team's member list worth reading. */
+export function hasMentions(text: string | null | undefined): boolean {
+  const { emails, names } = mentionsIn(text);
+  return emails.size > 0 || names.size > 0;
+}
+
 /**
  * The ids of the team's members the texts mention. Reads the team's members once, and only when
  * some text holds a mention.

@@ -16,7 +16,7 @@ import {
 import type { Caller } from '../caller.js';
 import type { Db } from '../storage/schema.js';
 import { readersAmong, type TaskAudience } from './access.js';
-import { mentionedMembers, mentionsIn } from './mentions.js';
+import { hasMentions, mentionedMembers } from './mentions.js';
 
 /**
  * The task's followers who may read it now: its creator and assignees (`implicit`, readers by the
@@ -37,11 +37,6 @@ export async function readingFollowers(
   for (const id of chosen) if (!readers.has(id)) followers.delete(id);
   return followers;
 }
-
-const hasMentions = (text: string | null | undefined) => {
-  const { emails, names } = mentionsIn(text);
-  return emails.size > 0 || names.size > 0;
-};
 
 /**
  * The members the description mentions anew (stored by id, replacing what it mentioned before),
