@@ -24,7 +24,7 @@ const ENGINE_DRIVERS = [
  * its own, so the resources' order is held too. A folder missing here is an error: place it.
  */
 const LAYERS = [
-  ['contract', 'storage', 'jobs', 'caller.ts', 'config.ts', 'ids.ts', 'pages.ts', 'secret-hash.ts'],
+  ['contract', 'storage', 'jobs', 'caller.ts', 'clock.ts', 'config.ts', 'ids.ts', 'pages.ts', 'secret-hash.ts'],
   ['changes'], // the outbox and every row a change leaves behind; the bridge to the bus
   ['http'], // what every request shares; knows no resource
   ['team'], // identity: teams, users, roles, passwords
@@ -42,6 +42,7 @@ const LAYERS = [
   ['views'], // saved views (issue 29)
   ['notifications'], // the inbox and following (issue 30)
   ['mail'], // notification preferences and email: the queue, its worker, unsubscribe links (issue 30)
+  ['reminders'], // due-date reminder settings, and firing the reminders the scheduled jobs hold (issue 30)
   ['membership'], // the use cases that reach across resources
   ['realtime'],
   ['auth', 'cli', 'app.ts', 'server.ts', 'housekeeping.ts'], // composition

@@ -48,6 +48,10 @@ import { notificationsRoutes } from './notifications/notifications.routes.js';
 import { DeliveryWorker } from './webhooks/delivery/worker.js';
 import { mailRoutes, unsubscribeRoute } from './mail/mail.routes.js';
 import { MailWorker } from './mail/worker.js';
+import { clock, setClockOffset } from './clock.js';
+import { JobRunner } from './jobs/job-runner.js';
+import { REMINDER_HANDLERS } from './reminders/fire.js';
+import { reminderRoutes } from './reminders/reminders.routes.js';
 import { activityRoutes } from './activity/activity.routes.js';
 import { commentsRoutes } from './comments/comments.routes.js';
 import { searchRoutes } from './search/search.routes.js';
@@ -96,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     viewsRoutes,
     notificationsRoutes,
     mailRoutes,
+    reminderRoutes,
   ];
 
   const app = Fastify({
@@ -198,7 +203,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Notification email, while SMTP_URL is set.
   const mailWorker = new MailWorker(store, config.mail, config.publicUrl, app.log);
   app.addHook('onReady', async () => mailWorker.start());
+  // Scheduled jobs (due-date reminders), unless SCHEDULED_JOBS=off.
+  setClockOffset(config.clockOffsetMs);
+  const jobRunner = new JobRunner(store, REMINDER_HANDLERS, { ...config.jobs, clock, log: app.log });
+  if (config.jobs.run) app.addHook('onReady', async () => jobRunner.start());
   app.addHook('onClose', async () => {
+    await jobRunner.close();
     await mailWorker.close();
     await webhookWorker.close();
     stopBridge();

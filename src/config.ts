@@ -51,9 +51,20 @@ export interface Config {
   readonly webhooks: WebhookConfig;
   /** Notification email (SMTP_URL, MAIL_*). */
   readonly mail: MailConfig;
+  readonly jobs: JobsConfig;
+  /** Shifts the clock of time-based work (clock.ts); 0 but in tests. */
+  readonly clockOffsetMs: number;
 }
 
 /** How this process sends notification email; null transport: email is off. Durations in milliseconds. */
+/** The scheduled jobs (due-date reminders): whether this process runs them, and how often it looks. */
+export interface JobsConfig {
+  readonly run: boolean;
+  readonly pollMs: number;
+  /** How long a claim holds: a process that dies holding jobs delays them by this much. */
+  readonly leaseMs: number;
+}
+
 export interface MailConfig {
   /** `SMTP_URL`: `smtp://` or `smtps://`, with credentials and options as nodemailer reads them; null: email is off. */
   readonly smtpUrl: string | null;
@@ -123,6 +134,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return Number(raw);
   }
 
+  function signedInteger(name: string, fallback: number, min: number, max: number): number {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^-?\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  }
+
   function onOff(name: string, fallback: boolean): boolean {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
@@ -184,6 +205,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryForMs: integer('MAIL_RETRY_FOR_MS', 2 * DAY, 0, 30 * DAY),
       pollMs: integer('MAIL_POLL_MS', 30_000, 10, HOUR),
     }),
+    jobs: Object.freeze({
+      run: onOff('SCHEDULED_JOBS', true),
+      pollMs: integer('JOBS_POLL_MS', 30_000, 10, HOUR),
+      leaseMs: integer('JOBS_LEASE_SECONDS', 60, 1, 3600) * 1000,
+    }),
+    clockOffsetMs: signedInteger('TASKLANE_CLOCK_OFFSET_MS', 0, -100 * 365 * DAY, 100 * 365 * DAY),
   };
   checkTimeouts(config, problems);
   if ((config.mail.smtpUrl === null) !== (config.mail.from === null)) {

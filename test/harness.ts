@@ -87,6 +87,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     RATE_LIMIT_PER_MINUTE: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error', // a 5xx prints its cause
     ...TEST_WEBHOOK_ENV,
+    // No reminder fires in the background unless a suite turns the scheduled jobs on
+    // (test/reminders/): a test that sets a due date of today must not be notified at 09:00 UTC.
+    SCHEDULED_JOBS: 'off',
     ...env,
   });
   const server = await startServer(config);

@@ -25,6 +25,8 @@ export interface NewNotifications {
   /** Null: an operator's change (`tasklane admin`). */
   actorId: string | null;
   recipients: readonly { userId: string; kind: NotificationKind }[];
+  /** A reminder fired late (every process was down at its time): its notification says so. */
+  late?: boolean;
 }
 
 /** What a change did that may notify people. */

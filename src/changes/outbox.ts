@@ -51,6 +51,7 @@ export interface NewEvent {
     | { listId: number }
     | { taskId: number }
     | { taskId: number; commentId: number }
+    | { taskId: number; userId: string }
     | { statusId: number }
     | { labelId: number }
     | { teamId: string }
@@ -168,7 +169,7 @@ const insertEventAudiences = prepared((db, p: { eventId: number; audienceIds: Li
 const insertNotifications = prepared((db, p: NoticeParams & { teamId: string; createdAt: string }) =>
   db
     .insertInto('notifications')
-    .columns(['team_id', 'user_id', 'task_id', 'kind', 'actor_id', 'created_at'])
+    .columns(['team_id', 'user_id', 'task_id', 'kind', 'actor_id', 'created_at', 'late'])
     .expression(noticeRows(db, db, p))
     .returning(['id', 'user_id']),
 );
@@ -213,6 +214,8 @@ type NoticeParams = {
   noticeKinds: ListParam;
   noticeTaskId: number;
   noticeActorId: string | null;
+  /** 1: the notifications are reminders fired late. */
+  noticeLate: number;
 };
 
 /**
@@ -236,6 +239,7 @@ const noticeRows = (
     'v.second as kind',
     eb.cast(eb.val(p.noticeActorId), 'text').as('actor_id'),
     eb.cast(eb.val(p.createdAt), 'text').as('created_at'),
+    eb.cast(eb.val(p.noticeLate), 'integer').as('late'),
   ]);
 
 type OneStatementValues = {
@@ -361,7 +365,7 @@ const recordInOneStatement = (withActivity: boolean, withDeliveries = true, with
           withNotifications
             ? cte
                 .insertInto('notifications')
-                .columns(['team_id', 'user_id', 'task_id', 'kind', 'actor_id', 'created_at'])
+                .columns(['team_id', 'user_id', 'task_id', 'kind', 'actor_id', 'created_at', 'late'])
                 .expression(noticeRows(db, cte, p, true))
                 .returning(['id', 'user_id'])
             : cte
@@ -479,6 +483,7 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
     ),
     noticeTaskId: event.notifications?.taskId ?? 0,
     noticeActorId: event.notifications?.actorId ?? null,
+    noticeLate: event.notifications?.late ? 1 : 0,
   };
   if (chainsWrites(trx)) {
     const statement = !forWebhooks

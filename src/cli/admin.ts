@@ -26,6 +26,7 @@ import { printLine, type CliIo } from './io.js';
 import { backupCommands } from './admin/backup.js';
 import { invitationCommands } from './admin/invitations.js';
 import { mailCommands } from './admin/mail.js';
+import { jobsCommands } from './admin/jobs.js';
 import { accessCommands } from './admin/keys.js';
 import { statusCommands } from './admin/statuses.js';
 import { teamCommands } from './admin/teams.js';
@@ -41,6 +42,7 @@ const GROUPS: CommandGroup[] = [
   statusCommands,
   webhookCommands,
   mailCommands,
+  jobsCommands,
   backupCommands,
 ];
 const COMMANDS: Record<string, Command | DatabaseCommand> = Object.assign({}, ...GROUPS.map((group) => group.commands));

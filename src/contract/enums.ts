@@ -44,6 +44,8 @@ export const CHANGE_EVENT_TYPES = [
   'label.created',
   'label.updated',
   'label.deleted',
+  'task.dueSoon',
+  'task.overdue',
 ] as const;
 export type ChangeEventType = (typeof CHANGE_EVENT_TYPES)[number];
 

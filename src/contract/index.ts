@@ -21,4 +21,5 @@ export * from './labels.js';
 export * from './search.js';
 export * from './views.js';
 export * from './mail.js';
+export * from './reminders.js';
 export * from './notifications.js';

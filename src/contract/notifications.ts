@@ -31,14 +31,17 @@ export type NotificationsQuery = Static<typeof NotificationsQuery>;
 export const Notification = Type.Object({
   id: Type.Number(),
   kind: StringEnum(NOTIFICATION_KINDS, {
-    description: 'dueSoon and overdue are reserved for due-date reminders, not sent yet.',
+    description: 'dueSoon and overdue are due-date reminders (GET /v1/me/reminder-settings says when they come).',
   }),
   task: Type.Object({ id: Type.Number(), number: Type.Number(), title: Type.String({ description: 'As it is now.' }) }),
   actor: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()], {
-    description: 'Who made the change; null for an operator (`tasklane admin`).',
+    description: 'Who made the change; null for an operator (`tasklane admin`) and for a reminder.',
   }),
   createdAt: Type.String(),
   readAt: Type.Union([Type.String(), Type.Null()]),
+  late: Type.Boolean({
+    description: 'true: a reminder that fired more than a minute after its time, because the server was down then.',
+  }),
 });
 export type Notification = Static<typeof Notification>;
 

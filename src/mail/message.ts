@@ -28,9 +28,9 @@ export function describe(line: MailLine): string {
     case 'statusChanged':
       return `${actor} moved ${taskRef(line)} to ${line.statusName}`;
     case 'dueSoon':
-      return `${taskRef(line)} is due soon`;
+      return `${taskRef(line)} is due ${line.dueDate ? `on ${line.dueDate}` : 'soon'}`;
     case 'overdue':
-      return `${taskRef(line)} is overdue`;
+      return `${taskRef(line)} is overdue${line.dueDate ? ` (it was due on ${line.dueDate})` : ''}`;
   }
 }
 

@@ -23,6 +23,7 @@ export interface MailLine {
   taskTitle: string;
   statusName: string;
   actorName: string | null;
+  dueDate: string | null;
 }
 
 /** A person's due rows, claimed: what the mail says, and the rows it no longer may (`dropped`). */
@@ -124,6 +125,7 @@ async function readableLines(db: Db, userId: string, rowIds: number[]): Promise<
       't.title',
       's.name as status_name',
       'actor.name as actor_name',
+      't.due_date',
     ])
     .where('q.id', 'in', rowIds)
     .whereRef('q.team_id', '=', 't.team_id')
@@ -138,6 +140,7 @@ async function readableLines(db: Db, userId: string, rowIds: number[]): Promise<
     taskTitle: row.title,
     statusName: row.status_name,
     actorName: row.actor_name,
+    dueDate: row.due_date,
   }));
 }
 

@@ -15,6 +15,7 @@ export interface NotificationRecord {
   actor: { id: string; name: string } | null;
   createdAt: string;
   readAt: string | null;
+  late: boolean;
 }
 
 export interface Reader {
@@ -33,6 +34,7 @@ function visible(db: Db, reader: Reader) {
       'n.kind',
       'n.created_at',
       'n.read_at',
+      'n.late',
       't.id as task_id',
       't.number as task_number',
       't.title as task_title',
@@ -53,6 +55,7 @@ const toRecord = (row: Row): NotificationRecord => ({
   actor: row.actor_id ? { id: row.actor_id, name: row.actor_name! } : null,
   createdAt: row.created_at,
   readAt: row.read_at,
+  late: row.late === 1,
 });
 
 /**

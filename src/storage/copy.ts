@@ -66,6 +66,8 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   { table: 'notification_preferences', key: ['user_id', 'kind'] },
   { table: 'mail_queue', key: ['id'] },
   { table: 'mail_unsubscribe_tokens', key: ['token_hash'] },
+  { table: 'reminder_settings', key: ['user_id'] },
+  { table: 'scheduled_jobs', key: ['id'] },
   // So that a client retrying a POST across the move gets its first answer, not a second write.
   { table: 'idempotency_keys', key: ['credential', 'team_id', 'key_hash'] },
 ];

@@ -24,6 +24,7 @@ import { viewsAndTaskSorts } from './migrations/0019_views_and_task_sorts.js';
 import { notifications } from './migrations/0021_notifications.js';
 import { listAudiences } from './migrations/0020_list_audiences.js';
 import { mail } from './migrations/0022_mail.js';
+import { reminders } from './migrations/0023_reminders.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -50,6 +51,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0020_list_audiences': listAudiences(dialect),
     '0021_notifications': notifications(dialect),
     '0022_mail': mail(dialect),
+    '0023_reminders': reminders(dialect),
   };
 }
 

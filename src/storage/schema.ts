@@ -321,6 +321,8 @@ export interface NotificationsTable {
   created_at: string;
   read_at: string | null;
   archived_at: string | null;
+  /** 1: a reminder fired well after its planned minute (every process was down then). */
+  late: Generated<number>;
 }
 
 /** Who follows a task beyond its creator and assignees, and who stopped (`following` 0). */
@@ -349,6 +351,31 @@ export interface NotificationPreferencesTable {
 }
 
 /** A notification to be mailed (migration 0022; mail/queue.repository.ts). */
+/** A person's reminder settings (migration 0023); without a row, the defaults. */
+export interface ReminderSettingsTable {
+  user_id: string;
+  time_zone: string;
+  days_before: number;
+  /** HH:MM, in `time_zone`. */
+  time_of_day: string;
+}
+
+/** Work planned for a minute, run once by whichever process claims it (jobs/). */
+export interface ScheduledJobsTable {
+  id: Generated<number>;
+  kind: string;
+  team_id: string;
+  task_id: number | null;
+  user_id: string | null;
+  data: string;
+  run_at: string;
+  claim: string | null;
+  claimed_until: string | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: string;
+}
+
 export interface MailQueueTable {
   id: Generated<number>;
   user_id: string;
@@ -415,6 +442,8 @@ export interface Tables {
   mentions: MentionsTable;
   notification_preferences: NotificationPreferencesTable;
   mail_queue: MailQueueTable;
+  reminder_settings: ReminderSettingsTable;
+  scheduled_jobs: ScheduledJobsTable;
   mail_unsubscribe_tokens: MailUnsubscribeTokensTable;
   mail_senders: MailSendersTable;
 }

@@ -189,3 +189,12 @@ export async function copyToListItems(
   if (Object.keys(set).length > 0)
     await db.updateTable('task_list_items').set(set).where('task_id', '=', taskId).execute();
 }
+
+const assigneeIdsOfTask = prepared((db, p: { taskId: number }) =>
+  db.selectFrom('task_assignees').select('user_id').where('task_id', '=', p.taskId),
+);
+
+/** The task's assignees' ids (its reminders go to them). */
+export async function assigneeIdsOf(db: Db, taskId: number): Promise<string[]> {
+  return (await assigneeIdsOfTask(db, { taskId })).map((r) => r.user_id);
+}

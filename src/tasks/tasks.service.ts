@@ -31,6 +31,7 @@ import type { Locked } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
 import { keptMembersAmong } from '../team/teams.repository.js';
 import { joinAudiences, recordEvent, recordTaskCreated, usersAudience } from '../changes/outbox.js';
+import { remindersOfCreate, remindersOfUpdate } from './task-reminders.js';
 import { audienceOf } from './access.js';
 import { notificationsOfCreate, notificationsOfUpdate } from './task-notifications.js';
 import { changedFields, listsAfter, setChange } from './task-activity.js';
@@ -216,6 +217,14 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
     await links.attachLists(trx, row.id, listIds);
     await links.addAssignees(trx, row.id, assigneeIds);
     await addTaskLabels(trx, row.id, labelIds);
+    await remindersOfCreate(trx, {
+      teamId: caller.teamId,
+      id: row.id,
+      createdBy: caller.userId,
+      assigneeIds,
+      dueDate: row.due_date,
+      isCompleted: status.isCompleted,
+    });
     const audience = await audienceOf(trx, row.id);
     row.number = await recordTaskCreated(trx, row.id, {
       teamId: caller.teamId,
@@ -263,8 +272,10 @@ export async function updateTask(
     const labels = labelIds && (await checkLabels(trx, caller, labelIds));
 
     const recorded = changedFields(task, patch, status);
+    let assigneesBefore: string[] | undefined;
     if (assigneeIds) {
-      const assignees = setChange(await links.replaceAssignees(trx, task.id, assigneeIds), assigneeIds);
+      assigneesBefore = await links.replaceAssignees(trx, task.id, assigneeIds);
+      const assignees = setChange(assigneesBefore, assigneeIds);
       if (assignees) recorded.assignees = assignees;
     }
     if (labels) {
@@ -292,6 +303,13 @@ export async function updateTask(
       priority: changes.priority === task.priority ? undefined : changes.priority,
       isCompleted: status?.isCompleted === Boolean(task.status_is_completed) ? undefined : status?.isCompleted,
     });
+    await remindersOfUpdate(
+      trx,
+      { teamId: caller.teamId, id: task.id, createdBy: task.created_by },
+      { dueDate: task.due_date, isCompleted: Boolean(task.status_is_completed) },
+      { dueDate: row.due_date, isCompleted: status?.isCompleted ?? Boolean(task.status_is_completed) },
+      assigneesBefore && { before: assigneesBefore, after: assigneeIds! },
+    );
     if (!nothingGiven) {
       // Readers before and after: someone who just lost access learns the task left their view.
       // Readers are its creator, assignees and lists' members (access.ts): while its lists stay,

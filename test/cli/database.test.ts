@@ -45,6 +45,7 @@ const REFUSING: Record<string, string[]> = {
   'list-member remove': ['--list', '1', '--user', id],
   'list share': ['--list', '1'],
   'mail status': [],
+  'jobs status': [],
   'invitation create': ['--org', id, '--role', 'member'],
   'invitation list': ['--org', id],
   'invitation revoke': ['--id', id],

@@ -11,7 +11,7 @@ export interface Item {
   readAt: string | null;
 }
 
-export const ITEM_KEYS = ['actor', 'createdAt', 'id', 'kind', 'readAt', 'task'];
+export const ITEM_KEYS = ['actor', 'createdAt', 'id', 'kind', 'late', 'readAt', 'task'];
 
 /** A page of the inbox. */
 export async function inbox(reader: Actor, query = ''): Promise<{ items: Item[]; nextCursor: string | null }> {

@@ -1,0 +1,119 @@
+/**
+ * Due-date reminders as a change leaves them (issue 30): planned in the transaction of the change
+ * that sets a due date, moves it, (re)assigns the task or reopens it, as scheduled jobs
+ * (jobs/scheduled-jobs.repository.ts) that reminders/fire.ts runs at their minute. Whose task it
+ * is: its assignees, or its creator while nobody is assigned. Each of them gets two jobs, planned
+ * in their own time zone: `reminder.dueSoon` and `reminder.overdue` (reminder-times.ts); a time
+ * already past when the change is made is not planned (they are being told of the date now).
+ *
+ * A change that touches no due date plans nothing and costs nothing here; one that does reads
+ * its people's settings (one statement) and writes their jobs (one). The firing checks again that
+ * the reminder still holds (the date, the person, the task open and readable), so a change that
+ * reaches a task in another way (a member leaving, a deleted status) needs no planning of its own.
+ */
+import type { Db } from '../storage/schema.js';
+import { insertJobs, type NewJob } from '../jobs/scheduled-jobs.repository.js';
+import { DEFAULT_REMINDER_SETTINGS, reminderTimes, type ReminderSettings } from './reminder-times.js';
+
+export const REMINDER_JOB_KINDS = { dueSoon: 'reminder.dueSoon', overdue: 'reminder.overdue' } as const;
+const JOB_KINDS = Object.values(REMINDER_JOB_KINDS);
+
+/** What a reminder job carries: the due date it was planned for (a moved date makes it stale). */
+export interface ReminderJobData {
+  dueDate: string;
+}
+
+/** Each person's reminder settings: their choice, else the defaults. */
+export async function reminderSettingsOf(db: Db, userIds: readonly string[]): Promise<Map<string, ReminderSettings>> {
+  const settings = new Map(userIds.map((id) => [id, { ...DEFAULT_REMINDER_SETTINGS }]));
+  if (userIds.length === 0) return settings;
+  const rows = await db
+    .selectFrom('reminder_settings')
+    .select(['user_id', 'time_zone', 'days_before', 'time_of_day'])
+    .where('user_id', 'in', [...userIds])
+    .execute();
+  for (const row of rows) {
+    settings.set(row.user_id, { timeZone: row.time_zone, daysBefore: row.days_before, time: row.time_of_day });
+  }
+  return settings;
+}
+
+export async function saveReminderSettings(db: Db, userId: string, settings: ReminderSettings): Promise<void> {
+  const values = { time_zone: settings.timeZone, days_before: settings.daysBefore, time_of_day: settings.time };
+  await db
+    .insertInto('reminder_settings')
+    .values({ user_id: userId, ...values })
+    .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
+    .execute();
+}
+
+/** The people a task's reminders go to: its assignees, or its creator while nobody is assigned. */
+export const remindedPeople = (assigneeIds: readonly string[], createdBy: string): string[] =>
+  assigneeIds.length > 0 ? [...new Set(assigneeIds)] : [createdBy];
+
+/** The jobs of a task due on `dueDate` for people with these settings, those still ahead of `now`. */
+function jobsFor(
+  task: { teamId: string; taskId: number; dueDate: string },
+  settings: Map<string, ReminderSettings>,
+  now: Date,
+): NewJob[] {
+  const jobs: NewJob[] = [];
+  for (const [userId, chosen] of settings) {
+    const times = reminderTimes(task.dueDate, chosen);
+    for (const reminder of ['dueSoon', 'overdue'] as const) {
+      if (times[reminder] <= now) continue;
+      const data: ReminderJobData = { dueDate: task.dueDate };
+      jobs.push({
+        kind: REMINDER_JOB_KINDS[reminder],
+        teamId: task.teamId,
+        taskId: task.taskId,
+        userId,
+        data,
+        runAt: times[reminder],
+      });
+    }
+  }
+  return jobs;
+}
+
+/** Plans the reminders of an open task due on `dueDate` for `people`. */
+export async function planReminders(
+  db: Db,
+  task: { teamId: string; taskId: number; dueDate: string },
+  people: readonly string[],
+  now: Date,
+): Promise<void> {
+  if (people.length === 0) return;
+  await insertJobs(db, jobsFor(task, await reminderSettingsOf(db, people), now), now);
+}
+
+/** Cancels the task's reminders not yet fired: all of them, or only these people's. */
+export async function cancelReminders(db: Db, taskId: number, people?: readonly string[]): Promise<void> {
+  if (people?.length === 0) return;
+  let query = db.deleteFrom('scheduled_jobs').where('task_id', '=', taskId).where('kind', 'in', JOB_KINDS);
+  if (people) query = query.where('user_id', 'in', [...people]);
+  await query.execute();
+}
+
+/**
+ * The person changed their settings: their reminders not yet fired are planned again by them.
+ * One whose new time has already passed is dropped, as it would not have been planned.
+ */
+export async function replanRemindersOf(db: Db, userId: string, settings: ReminderSettings, now: Date): Promise<void> {
+  const pending = await db
+    .deleteFrom('scheduled_jobs')
+    .where('user_id', '=', userId)
+    .where('kind', 'in', JOB_KINDS)
+    .where('claim', 'is', null)
+    .returning(['kind', 'team_id', 'task_id', 'data'])
+    .execute();
+  const jobs = pending.flatMap((job) => {
+    const { dueDate } = JSON.parse(job.data) as ReminderJobData;
+    const reminder = job.kind === REMINDER_JOB_KINDS.dueSoon ? 'dueSoon' : 'overdue';
+    const runAt = reminderTimes(dueDate, settings)[reminder];
+    return runAt <= now
+      ? []
+      : [{ kind: job.kind, teamId: job.team_id, taskId: job.task_id, userId, data: { dueDate }, runAt }];
+  });
+  await insertJobs(db, jobs, now);
+}

@@ -1,0 +1,74 @@
+/**
+ * Firing a due-date reminder (a scheduled job of kind reminder.dueSoon or reminder.overdue,
+ * planned by changes/reminders.ts): in the job's transaction, if the reminder still holds (the
+ * task is there, open, due on the date it was planned for, still the person's, and readable by
+ * them as a member of its team), one notification to the person (`dueSoon` or `overdue`, marked
+ * late when the job runs late) and one `task.dueSoon` or `task.overdue` event `{"taskId",
+ * "userId"}` to them and the team's webhooks, both written by the outbox. Else nothing.
+ */
+import { sql } from 'kysely';
+import { recordEvent, usersAudience } from '../changes/outbox.js';
+import { REMINDER_JOB_KINDS, type ReminderJobData } from '../changes/reminders.js';
+import type { JobHandler } from '../jobs/job-runner.js';
+import type { ScheduledJob } from '../jobs/scheduled-jobs.repository.js';
+import type { Db } from '../storage/schema.js';
+import { canAccess } from '../tasks/access.js';
+
+/** The task of the reminder if the reminder still holds: its team's, and the person may read it. */
+async function heldReminder(db: Db, job: ScheduledJob, dueDate: string) {
+  const userId = job.userId!;
+  return (
+    db
+      .selectFrom('tasks as t')
+      .innerJoin('task_statuses as s', 's.id', 't.status_id')
+      .innerJoin('team_members as tm', (join) =>
+        join.onRef('tm.team_id', '=', 't.team_id').on('tm.user_id', '=', userId),
+      )
+      .select('t.id')
+      .where('t.id', '=', job.taskId!)
+      .where('t.team_id', '=', job.teamId)
+      .where('t.due_date', '=', dueDate)
+      .where('s.is_completed', '=', 0)
+      // Still the person's: assigned to them, or theirs while nobody is assigned.
+      .where((eb) =>
+        eb.or([
+          eb.exists(
+            eb
+              .selectFrom('task_assignees as a')
+              .select(sql.lit(1).as('one'))
+              .whereRef('a.task_id', '=', 't.id')
+              .where('a.user_id', '=', userId),
+          ),
+          eb.and([
+            eb('t.created_by', '=', userId),
+            eb.not(
+              eb.exists(
+                eb.selectFrom('task_assignees as a').select(sql.lit(1).as('one')).whereRef('a.task_id', '=', 't.id'),
+              ),
+            ),
+          ]),
+        ]),
+      )
+      .where((eb) => canAccess(eb as never, userId))
+      .executeTakeFirst()
+  );
+}
+
+export const fireReminder: JobHandler = async (trx, job, { late }) => {
+  const { dueDate } = job.data as ReminderJobData;
+  if (!(await heldReminder(trx, job, dueDate))) return;
+  const kind = job.kind === REMINDER_JOB_KINDS.dueSoon ? 'dueSoon' : 'overdue';
+  await recordEvent(trx, {
+    teamId: job.teamId,
+    type: kind === 'dueSoon' ? 'task.dueSoon' : 'task.overdue',
+    data: { taskId: job.taskId!, userId: job.userId! },
+    audience: usersAudience([job.userId!]),
+    notifications: { taskId: job.taskId!, actorId: null, recipients: [{ userId: job.userId!, kind }], late },
+  });
+};
+
+/** The scheduled jobs' handlers of reminders, by kind (app.ts gives them to the job runner). */
+export const REMINDER_HANDLERS: Readonly<Record<string, JobHandler>> = {
+  [REMINDER_JOB_KINDS.dueSoon]: fireReminder,
+  [REMINDER_JOB_KINDS.overdue]: fireReminder,
+};
