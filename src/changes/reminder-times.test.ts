@@ -29,9 +29,11 @@ test('due soon is days before the due date at the time; overdue is the day after
   assert.equal(times.overdue.toISOString(), '2026-05-11T08:15:00.000Z');
 });
 
-test('time zone names are checked and spelled as the runtime spells them', () => {
+test('time zone names are checked, and kept as given in the case the runtime lists them', () => {
   assert.equal(canonicalTimeZone('Europe/Berlin'), 'Europe/Berlin');
   assert.equal(canonicalTimeZone('utc'), 'UTC');
+  assert.equal(canonicalTimeZone('europe/berlin'), 'Europe/Berlin');
+  assert.equal(canonicalTimeZone('Asia/Kolkata'), 'Asia/Kolkata', 'a newer name stays, whatever the runtime calls it');
   assert.equal(canonicalTimeZone('Mars/Olympus'), undefined);
   assert.equal(canonicalTimeZone(''), undefined);
 });

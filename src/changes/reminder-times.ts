@@ -42,13 +42,23 @@ function formatIn(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
-/** The zone's name as the runtime spells it ("utc" → "UTC"), or undefined for a name it does not know. */
+let knownZones: Map<string, string> | undefined;
+
+/**
+ * The zone's name, or undefined for a name the runtime does not know. A name is kept as given
+ * ("Asia/Kolkata" stays, though this runtime's ICU calls it "Asia/Calcutta"), in the case the
+ * runtime lists it ("utc" → "UTC"), so the name a person chose is the one they see.
+ */
 export function canonicalTimeZone(name: string): string | undefined {
+  let resolved: string;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
     return undefined;
   }
+  knownZones ??= new Map(['UTC', ...Intl.supportedValuesOf('timeZone')].map((zone) => [zone.toLowerCase(), zone]));
+  const lower = name.toLowerCase();
+  return knownZones.get(lower) ?? (resolved.toLowerCase() === lower ? resolved : name);
 }
 
 /** How far the zone's wall clock is ahead of UTC at the instant `ms`. */

@@ -4,15 +4,15 @@
  * task is there, open, due on the date it was planned for, still the person's, and readable by
  * them as a member of its team), one notification to the person (`dueSoon` or `overdue`, marked
  * late when the job runs late) and one `task.dueSoon` or `task.overdue` event `{"taskId",
- * "userId"}` to them and the team's webhooks, both written by the outbox. Else nothing.
+ * "userId"}` to the task's readers and their webhooks, both written by the outbox. Else nothing.
  */
 import { sql } from 'kysely';
-import { recordEvent, usersAudience } from '../changes/outbox.js';
+import { recordEvent } from '../changes/outbox.js';
 import { REMINDER_JOB_KINDS, type ReminderJobData } from '../changes/reminders.js';
 import type { JobHandler } from '../jobs/job-runner.js';
 import type { ScheduledJob } from '../jobs/scheduled-jobs.repository.js';
 import type { Db } from '../storage/schema.js';
-import { canAccess } from '../tasks/access.js';
+import { audienceOf, canAccess } from '../tasks/access.js';
 
 /** The task of the reminder if the reminder still holds: its team's, and the person may read it. */
 async function heldReminder(db: Db, job: ScheduledJob, dueDate: string) {
@@ -62,7 +62,8 @@ export const fireReminder: JobHandler = async (trx, job, { late }) => {
     teamId: job.teamId,
     type: kind === 'dueSoon' ? 'task.dueSoon' : 'task.overdue',
     data: { taskId: job.taskId!, userId: job.userId! },
-    audience: usersAudience([job.userId!]),
+    // The task's readers, as every task event's: the webhooks of those who may read it hear of it.
+    audience: await audienceOf(trx, job.taskId!),
     notifications: { taskId: job.taskId!, actorId: null, recipients: [{ userId: job.userId!, kind }], late },
   });
 };

@@ -113,6 +113,7 @@ export async function buildBody(db: Db, owner: Caller, webhookId: string, source
     labelId?: number;
     number?: number;
     changes?: StoredChanges;
+    userId?: string;
   };
   let data: TaskData | CommentData | ListData | TaskStatus | Label | { id: number } | { webhookId: string };
   if (source.type === WEBHOOK_TEST_EVENT) data = { webhookId };
@@ -125,6 +126,8 @@ export async function buildBody(db: Db, owner: Caller, webhookId: string, source
     data = await taskData(db, owner, { taskId: event.taskId, number: event.number }, source.type === 'task.deleted');
   } else data = await listData(db, owner, event.listId!);
   const body: Record<string, unknown> = { type: source.type, timestamp: source.occurredAt, data };
+  // A reminder (task.dueSoon, task.overdue) is one person's: whom it reminded.
+  if (event.userId !== undefined) body.remindedUserId = event.userId;
   // Only beside an object the owner may read: the old values are as private as the new.
   if (source.type === 'task.updated' && 'title' in data) {
     const changes = await changesOf(db, owner, event.changes);
