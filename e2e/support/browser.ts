@@ -104,12 +104,14 @@ export async function newContext(
   baseURL: string,
   watch: Watch,
   viewport = { width: 1280, height: 860 },
+  /** The device's time zone: UTC unless a suite needs another. */
+  timezoneId = 'UTC',
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL,
     viewport,
     locale: 'en-GB',
-    timezoneId: 'UTC',
+    timezoneId,
     reducedMotion: 'reduce', // the drawer is screenshotted open, not halfway
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });

@@ -32,8 +32,13 @@ export interface Workspace {
   close(): Promise<void>;
 }
 
-/** `env`: more settings for the server (a suite's webhooks, say). */
-export async function startWorkspace(env: Record<string, string> = {}): Promise<Workspace> {
+/**
+ * `env`: more settings for the server (a suite's webhooks, say); a function is called just before
+ * the server starts (a clock offset that must be measured from then, not from before the set-up).
+ */
+export async function startWorkspace(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+): Promise<Workspace> {
   const database: TempDatabase = await tempDatabase();
   const url = database.url;
   const rocket = await admin(url, 'org', 'create', '--name', 'Rocket');
@@ -53,7 +58,8 @@ export async function startWorkspace(env: Record<string, string> = {}): Promise<
 
   let server: Serving | undefined;
   try {
-    server = await serve(url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error', ...env });
+    const more = typeof env === 'function' ? env() : env;
+    server = await serve(url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error', ...more });
   } catch (error) {
     await database.remove();
     throw error;

@@ -2,6 +2,7 @@
  * The inbox: what came to this person, newest first, live. Each notification links to its task
  * (opening the task marks its notifications read), and can be marked read or unread, or archived
  * (it leaves the inbox). "Unread only" narrows the list; "Mark all read" clears the bell.
+ * A due-date reminder the server sent after its time (it was down then) is marked late.
  */
 import { useState } from 'preact/hooks';
 import type { Notification } from '@contract';
@@ -15,6 +16,8 @@ import { ErrorNote } from '../ui/ErrorNote';
 import { Link } from '../ui/Link';
 import { describeNotification } from './describe';
 import { useUnread } from './inbox-state';
+
+const LATE = 'sent after its time, as the server was down then';
 
 export function InboxPage() {
   useDocumentTitle('Inbox');
@@ -86,7 +89,7 @@ export function InboxPage() {
         <div class="empty">
           <p>
             <strong>{unreadOnly ? 'Nothing unread.' : 'Nothing here yet.'}</strong> When someone assigns you a task,
-            mentions you, or comments on or moves a task you follow, it appears here.
+            mentions you, or comments on or moves a task you follow, or a task of yours is due, it appears here.
           </p>
         </div>
       )}
@@ -98,6 +101,11 @@ export function InboxPage() {
                 {!notification.readAt && <span class="sr-only">Unread: </span>}
                 <Link href={`/tasks/${notification.task.id}`}>{describeNotification(notification)}</Link>
                 <span class="muted small"> · {formatTimestamp(notification.createdAt)}</span>
+                {notification.late && (
+                  <span class="late-mark" title={LATE}>
+                    late<span class="sr-only">: {LATE}</span>
+                  </span>
+                )}
               </div>
               <div class="inbox-item-actions">
                 <button

@@ -1,17 +1,18 @@
 /**
  * The display name teammates see, and the email that is the person's sign-in: owners and admins
  * change their own, confirmed with their password (POST /auth/email); a plain member is told who
- * can (the server's operator).
+ * can (the server's operator). And the time zone due-date reminders keep to, saved as chosen.
  */
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import { changeEmail, updateProfile } from '../api/session';
 import { useSession } from '../app/session-context';
 import { useTeamData } from '../app/team-data';
 import { ErrorNote } from '../ui/ErrorNote';
 import { useNotify } from '../ui/notices';
+import type { Reminders } from './reminders';
 
-export function ProfileForm() {
+export function ProfileForm({ reminders }: { reminders: Reminders }) {
   const { session, replaceSession } = useSession();
   const { reloadMembers } = useTeamData();
   // The session's role follows changes live (app/live-session.ts).
@@ -60,7 +61,50 @@ export function ProfileForm() {
           </p>
         </>
       )}
+      <TimeZoneField reminders={reminders} />
     </section>
+  );
+}
+
+/**
+ * The time zone, from the browser's list (and UTC, the default, and the saved one, should the
+ * browser not list it). While it is still the default UTC, the device's own zone is a click away.
+ */
+function TimeZoneField({ reminders: { settings, save } }: { reminders: Reminders }) {
+  const [error, setError] = useState<string | null>(null);
+  const saved = settings.data?.timeZone;
+  const zones = useMemo(
+    () => [...new Set(['UTC', ...(saved ? [saved] : []), ...Intl.supportedValuesOf('timeZone')])].sort(),
+    [saved],
+  );
+  const device = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const choose = (timeZone: string) => void save({ timeZone }, `Your time zone is now ${timeZone}.`, setError);
+  return (
+    <div class="card-form" aria-busy={settings.loading}>
+      {saved ? (
+        <label class="field">
+          <span>Time zone</span>
+          <select value={saved} aria-describedby="time-zone-note" onChange={(e) => choose(e.currentTarget.value)}>
+            {zones.map((zone) => (
+              <option key={zone}>{zone}</option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        settings.loading && <p class="muted">Loading your time zone…</p>
+      )}
+      <ErrorNote message={settings.error ?? error} />
+      {saved === 'UTC' && device && device !== 'UTC' && (
+        <div class="form-actions">
+          <button type="button" class="button-quiet" onClick={() => choose(device)}>
+            Use {device}
+          </button>
+        </div>
+      )}
+      <p id="time-zone-note" class="muted small">
+        Due-date reminders come at the time you choose under Notifications, in this time zone.
+      </p>
+    </div>
   );
 }
 

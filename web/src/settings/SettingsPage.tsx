@@ -11,6 +11,7 @@ import { ApiKeys } from './ApiKeys';
 import { NotificationsSection } from './NotificationsSection';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
+import { useReminders } from './reminders';
 import { TeamSection } from './team/TeamSection';
 import { useSession } from '../app/session-context';
 
@@ -23,6 +24,7 @@ export function SettingsPage() {
   useDocumentTitle('Settings');
   const { role } = useSession().session;
   const manager = role === 'owner' || role === 'admin';
+  const reminders = useReminders();
   return (
     <section class="page settings">
       <header class="page-header">
@@ -39,11 +41,11 @@ export function SettingsPage() {
         <a href="#labels-heading">Labels</a>
       </nav>
       <div class="settings-grid">
-        <ProfileForm />
+        <ProfileForm reminders={reminders} />
         <PasswordForm />
         <TeamSection />
       </div>
-      <NotificationsSection />
+      <NotificationsSection reminders={reminders} />
       <ApiKeys />
       <LazySection loader={loadWebhooks} id="webhooks" title="Webhooks" />
       <LazySection loader={loadMembers} id="members" title="Members" />

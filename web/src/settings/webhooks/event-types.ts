@@ -20,6 +20,8 @@ const LABELS: Record<ChangeEventType, string> = {
   'label.created': 'Label created',
   'label.updated': 'Label changed',
   'label.deleted': 'Label deleted',
+  'task.dueSoon': 'Task due soon (reminder)',
+  'task.overdue': 'Task overdue (reminder)',
 };
 
 /** "Task created" ("Test" for a test delivery), or the type itself for one the app does not know. */
