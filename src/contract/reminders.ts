@@ -7,7 +7,7 @@ const TIME_DESCRIPTION =
   'The time of day (HH:MM, 24-hour) in timeZone; also the time of the overdue reminder, the day after the due date.';
 
 export const ReminderSettings = Type.Object({
-  timeZone: Type.String({ description: TIME_ZONE_DESCRIPTION }),
+  timeZone: Type.String({ description: TIME_ZONE_DESCRIPTION, examples: ['Europe/Berlin'] }),
   daysBefore: Type.Integer({ minimum: 0, maximum: 7, description: DAYS_BEFORE_DESCRIPTION }),
   time: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: TIME_DESCRIPTION }),
 });
@@ -21,6 +21,7 @@ export const UpdateReminderSettingsBody = Type.Object(
         maxLength: 100,
         errorMessage: 'timeZone must be an IANA time zone name, such as Europe/Berlin.',
         description: TIME_ZONE_DESCRIPTION,
+        examples: ['Europe/Berlin'],
       }),
     ),
     daysBefore: Type.Optional(
