@@ -50,7 +50,7 @@ const ops = {
     createTask(store, caller, {
       title: `ab ${i}`,
       priority: 'medium',
-      dueDate: '2026-06-01',
+      dueDate: process.env.DUE_DATE ?? '2026-06-01',
       taskListIds: [team.listIds[i % 50], team.listIds[50 + (i % 100)]],
       assigneeIds: [member(1 + (i % 49)), member(2 + (i % 48))],
     }),

@@ -76,14 +76,20 @@ function jobsFor(
   return jobs;
 }
 
-/** Plans the reminders of an open task due on `dueDate` for `people`. */
+/**
+ * No reminder of a date this far behind can still come, whatever the zone (UTC±14) and time: the
+ * overdue one, the day after the date, is past everywhere two days after it began in UTC.
+ */
+const LONG_PAST_MS = 3 * 24 * 60 * 60 * 1000;
+
+/** Plans the reminders of an open task due on `dueDate` for `people`; none, and no read, for a date long past. */
 export async function planReminders(
   db: Db,
   task: { teamId: string; taskId: number; dueDate: string },
   people: readonly string[],
   now: Date,
 ): Promise<void> {
-  if (people.length === 0) return;
+  if (people.length === 0 || Date.parse(task.dueDate) + LONG_PAST_MS < now.getTime()) return;
   await insertJobs(db, jobsFor(task, await reminderSettingsOf(db, people), now), now);
 }
 
