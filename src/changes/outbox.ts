@@ -56,7 +56,9 @@ export interface NewEvent {
     | { labelId: number }
     | { teamId: string }
     | { userId: string }
-    | { invitationId: string };
+    | { invitationId: string }
+    | { notificationId: number }
+    | { read: boolean };
   /**
    * Added to the data of the event's webhook deliveries only (not to the event stream's): what a
    * webhook sends of an object that is gone, a deleted task's number.

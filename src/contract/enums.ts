@@ -67,10 +67,11 @@ export const TEAM_EVENT_TYPES = [
 export type TeamEventType = (typeof TEAM_EVENT_TYPES)[number];
 
 /**
- * A person's own events (issue 30): `notification.created` `{"notificationId"}`, to the one person
- * notified. Stream events only, not webhook event types.
+ * A person's own events (issue 30), to that person alone: `notification.created` and
+ * `notification.updated` (read or unread, archived or back) `{"notificationId"}`, and
+ * `notification.markedAll` `{"read"}`. Stream events only, not webhook event types.
  */
-export const NOTIFICATION_EVENT_TYPES = ['notification.created'] as const;
+export const NOTIFICATION_EVENT_TYPES = ['notification.created', 'notification.updated', 'notification.markedAll'] as const;
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
 
 /** Every type GET /v1/events sends for a change. */

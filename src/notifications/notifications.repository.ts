@@ -16,6 +16,7 @@ export interface NotificationRecord {
   createdAt: string;
   readAt: string | null;
   late: boolean;
+  archived: boolean;
 }
 
 export interface Reader {
@@ -35,6 +36,7 @@ function visible(db: Db, reader: Reader) {
       'n.created_at',
       'n.read_at',
       'n.late',
+      'n.archived_at',
       't.id as task_id',
       't.number as task_number',
       't.title as task_title',
@@ -56,6 +58,7 @@ const toRecord = (row: Row): NotificationRecord => ({
   createdAt: row.created_at,
   readAt: row.read_at,
   late: row.late === 1,
+  archived: row.archived_at !== null,
 });
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { Caller } from '../caller.js';
 import { setFollowing } from '../changes/notifications.js';
+import { recordEvent, usersAudience } from '../changes/outbox.js';
 import type {
   Following,
   MarkAllBody,
@@ -23,7 +24,15 @@ import { keepAccessibleTask, loadAccessibleTask } from '../tasks/tasks.service.j
 import * as notifications from './notifications.repository.js';
 import type { NotificationRecord } from './notifications.repository.js';
 
-const present = (record: NotificationRecord): Notification => record;
+const present = ({ id, kind, task, actor, createdAt, readAt, late }: NotificationRecord): Notification => ({
+  id,
+  kind,
+  task,
+  actor,
+  createdAt,
+  readAt,
+  late,
+});
 
 /** Newest first, `limit` a page, from `cursor` on; `unread=true`: the unread only. */
 export async function listNotifications(
@@ -56,9 +65,19 @@ export async function updateNotification(
     const found = id === null ? undefined : await notifications.findNotification(trx, caller, id);
     if (!found) throw notFound(`Notification ${rawId} not found.`);
     const now = new Date().toISOString();
+    const readAt = body.read === undefined ? found.readAt : body.read ? (found.readAt ?? now) : null;
+    const archived = body.archived ?? found.archived;
+    if (readAt === found.readAt && archived === found.archived) return present(found);
     await notifications.updateNotification(trx, caller, found.id, {
-      readAt: body.read === undefined ? undefined : body.read ? (found.readAt ?? now) : null,
-      archivedAt: body.archived === undefined ? undefined : body.archived ? now : null,
+      readAt,
+      archivedAt: archived === found.archived ? undefined : archived ? now : null,
+    });
+    // The person's other tabs and devices: their bell and inbox follow.
+    await recordEvent(trx, {
+      teamId: caller.teamId,
+      type: 'notification.updated',
+      data: { notificationId: found.id },
+      audience: usersAudience([caller.userId]),
     });
     return present((await notifications.findNotification(trx, caller, found.id))!);
   });
@@ -66,9 +85,18 @@ export async function updateNotification(
 
 /** Marks every notification of the inbox read, or unread. */
 export async function markAll(store: Store, caller: Caller, body: MarkAllBody): Promise<MarkedAll> {
-  return store.transaction(async (trx) => ({
-    updated: await notifications.markAll(trx, caller, body.read ? new Date().toISOString() : null),
-  }));
+  return store.transaction(async (trx) => {
+    const updated = await notifications.markAll(trx, caller, body.read ? new Date().toISOString() : null);
+    if (updated > 0) {
+      await recordEvent(trx, {
+        teamId: caller.teamId,
+        type: 'notification.markedAll',
+        data: { read: body.read },
+        audience: usersAudience([caller.userId]),
+      });
+    }
+    return { updated };
+  });
 }
 
 /** Whether the caller follows the task. */

@@ -317,4 +317,36 @@ describe(`notifications (${TEST_STORE})`, TIMEOUT, () => {
     const annNext = await annStream.collectUntil((e) => e.type === 'comment.created');
     assert.ok(Number(annNext.at(-1)!.id) > Number(event.id));
   });
+
+  test('reading, archiving and marking all send notification.updated and notification.markedAll to the reader alone, and only when something changed', async () => {
+    const team = await createTestTeam(server);
+    const ann = await team.member({ name: 'Ann' });
+    await newTask(team.owner, { assigneeIds: [ann.userId] });
+    const [item] = (await inbox(ann)).items;
+    const annStream = await live(server, ann, 'ann');
+    const ownerStream = await live(server, team.owner, 'owner');
+    expectStatus(await ann.api.patch(`/v1/notifications/${item!.id}`, { read: true }), 200);
+    const read = await annStream.waitFor((e) => e.type === 'notification.updated');
+    assert.deepEqual(JSON.parse(read.data), { notificationId: item!.id });
+    // Read again: nothing changed, so no event; archiving is a change.
+    expectStatus(await ann.api.patch(`/v1/notifications/${item!.id}`, { read: true }), 200);
+    expectStatus(await ann.api.patch(`/v1/notifications/${item!.id}`, { archived: true }), 200);
+    const archived = await annStream.collectUntil((e) => e.type === 'notification.updated');
+    assert.deepEqual(
+      archived.map((e) => e.type),
+      ['notification.updated'],
+    );
+    expectStatus(await ann.api.patch(`/v1/notifications/${item!.id}`, { archived: false, read: false }), 200);
+    await annStream.waitFor((e) => e.type === 'notification.updated');
+    assert.deepEqual(expectStatus(await ann.api.post('/v1/notifications/mark-all', { read: true }), 200), {
+      updated: 1,
+    });
+    const marked = await annStream.waitFor((e) => e.type === 'notification.markedAll');
+    assert.deepEqual(JSON.parse(marked.data), { read: true });
+    assert.deepEqual(expectStatus(await ann.api.post('/v1/notifications/mark-all', { read: true }), 200), {
+      updated: 0,
+    });
+    await annStream.expectNothingFor(300);
+    await ownerStream.expectNothingFor(100);
+  });
 });

@@ -27,7 +27,7 @@ export function InboxPage() {
   const unread = useUnread();
   const page = useAsync(() => fetchNotifications({ unread: unreadOnly }), [unreadOnly]);
   useLiveEvent((event) => {
-    if (event.type === 'notification.created' || event.type === 'sync.required') page.reloadSoon();
+    if (event.type.startsWith('notification.') || event.type === 'sync.required') page.reloadSoon();
   });
 
   const act = async (work: () => Promise<unknown>) => {

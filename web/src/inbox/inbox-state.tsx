@@ -1,6 +1,6 @@
 /**
  * The workspace's unread notifications, shared by the bell, the inbox page and the task detail:
- * read when the workspace opens, again on every `notification.created` of the event stream (to
+ * read when the workspace opens, again on every `notification.*` event of the stream (to
  * this person alone) and after a resync, and whenever a page marks some read.
  */
 import { createContext, type ComponentChildren } from 'preact';
@@ -29,7 +29,7 @@ export function UnreadProvider({ children }: { children: ComponentChildren }) {
   }, []);
   useEffect(reload, [reload]);
   useLiveEvent((event) => {
-    if (event.type === 'notification.created' || event.type === 'sync.required') reload();
+    if (event.type.startsWith('notification.') || event.type === 'sync.required') reload();
   });
   return <UnreadContext.Provider value={{ ...state, reload }}>{children}</UnreadContext.Provider>;
 }
