@@ -12,6 +12,7 @@ import type { CounterStore } from './storage/rate-limit-counters.js';
 import { pruneDeliveryLog } from './webhooks/delivery/queue.repository.js';
 import { pruneMail } from './mail/queue.repository.js';
 import { pruneUnsubscribeTokens } from './mail/unsubscribe.repository.js';
+import { pruneNotifications } from './notifications/notifications.repository.js';
 import type { Job } from './jobs/scheduler.js';
 
 const MINUTE = 60 * 1000;
@@ -45,6 +46,8 @@ export function housekeepingJobs(store: Store, rateLimitCounters: CounterStore |
         await pruneUnsubscribeTokens(store.db);
       },
     },
+    // Read or archived notifications after 90 days, any after a year (NOTIFICATION_RETENTION).
+    { name: 'pruning old notifications', everyMs: HOUR, run: () => pruneNotifications(store.db) },
   ];
   if (rateLimitCounters) {
     jobs.push({

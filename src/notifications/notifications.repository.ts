@@ -157,3 +157,46 @@ export async function isFollowing(db: Db, taskId: number, userId: string): Promi
   if (row.following !== null) return row.following === 1;
   return row.created_by === userId || Boolean(row.assigned);
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long notifications stay: read or archived ones 90 days, any one a year. */
+export const NOTIFICATION_RETENTION = { readMs: 90 * DAY_MS, anyMs: 365 * DAY_MS } as const;
+/** Ids one delete covers: a short statement each, so SQLite's writers wait little. */
+const PRUNE_RANGE = 10_000;
+
+/**
+ * Deletes the notifications past their retention, oldest first, a range of ids at a time (ids
+ * follow creation, so the walk stops at the first range younger than 90 days, by the primary
+ * key, without an index of its own). Answers how many it deleted.
+ */
+export async function pruneNotifications(db: Db, now = Date.now()): Promise<number> {
+  const readBefore = new Date(now - NOTIFICATION_RETENTION.readMs).toISOString();
+  const anyBefore = new Date(now - NOTIFICATION_RETENTION.anyMs).toISOString();
+  let deleted = 0;
+  for (let from = 0; ; ) {
+    const first = await db
+      .selectFrom('notifications')
+      .select(['id', 'created_at'])
+      .where('id', '>=', from)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!first || first.created_at >= readBefore) return deleted;
+    from = first.id + PRUNE_RANGE;
+    const result = await db
+      .deleteFrom('notifications')
+      .where('id', '>=', first.id)
+      .where('id', '<', from)
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '<', anyBefore),
+          eb.and([
+            eb('created_at', '<', readBefore),
+            eb.or([eb('read_at', 'is not', null), eb('archived_at', 'is not', null)]),
+          ]),
+        ]),
+      )
+      .executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+  }
+}
