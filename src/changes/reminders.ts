@@ -2,9 +2,11 @@
  * Due-date reminders as a change leaves them (issue 30): planned in the transaction of the change
  * that sets a due date, moves it, (re)assigns the task or reopens it, as scheduled jobs
  * (jobs/scheduled-jobs.repository.ts) that reminders/fire.ts runs at their minute. Whose task it
- * is: its assignees, or its creator while nobody is assigned. Each of them gets two jobs, planned
- * in their own time zone: `reminder.dueSoon` and `reminder.overdue` (reminder-times.ts); a time
- * already past when the change is made is not planned (they are being told of the date now).
+ * is: its assignees, or its creator while nobody is assigned. Each of them gets one job, their
+ * next reminder in their own time zone (reminder-times.ts): `reminder.dueSoon`, or
+ * `reminder.overdue` once the first's time has passed; firing the first plans the second
+ * (reminders/fire.ts). A time already past when the change is made is not planned (they are being
+ * told of the date now).
  *
  * A change that touches no due date plans nothing and costs nothing here; one that does reads
  * its people's settings (one statement) and writes their jobs (one). The firing checks again that
@@ -51,29 +53,39 @@ export async function saveReminderSettings(db: Db, userId: string, settings: Rem
 export const remindedPeople = (assigneeIds: readonly string[], createdBy: string): string[] =>
   assigneeIds.length > 0 ? [...new Set(assigneeIds)] : [createdBy];
 
-/** The jobs of a task due on `dueDate` for people with these settings, those still ahead of `now`. */
-function jobsFor(
-  task: { teamId: string; taskId: number; dueDate: string },
-  settings: Map<string, ReminderSettings>,
+type Reminder = keyof typeof REMINDER_JOB_KINDS;
+
+/**
+ * The person's next reminder of a date from `from` on: due soon, else (its time past) overdue,
+ * else none. A person has one job at a time: firing a due-soon reminder plans the overdue one.
+ */
+export function nextReminder(
+  dueDate: string,
+  settings: ReminderSettings,
   now: Date,
-): NewJob[] {
-  const jobs: NewJob[] = [];
-  for (const [userId, chosen] of settings) {
-    const times = reminderTimes(task.dueDate, chosen);
-    for (const reminder of ['dueSoon', 'overdue'] as const) {
-      if (times[reminder] <= now) continue;
-      const data: ReminderJobData = { dueDate: task.dueDate };
-      jobs.push({
-        kind: REMINDER_JOB_KINDS[reminder],
-        teamId: task.teamId,
-        taskId: task.taskId,
-        userId,
-        data,
-        runAt: times[reminder],
-      });
-    }
-  }
-  return jobs;
+  from: Reminder = 'dueSoon',
+): { reminder: Reminder; runAt: Date } | undefined {
+  const times = reminderTimes(dueDate, settings);
+  const order: Reminder[] = from === 'dueSoon' ? ['dueSoon', 'overdue'] : ['overdue'];
+  const reminder = order.find((r) => times[r] > now);
+  return reminder && { reminder, runAt: times[reminder] };
+}
+
+/** The job of `next` for the person, about the task due on `dueDate`. */
+export function reminderJob(
+  task: { teamId: string; taskId: number; dueDate: string },
+  userId: string,
+  next: { reminder: Reminder; runAt: Date },
+): NewJob {
+  const data: ReminderJobData = { dueDate: task.dueDate };
+  return {
+    kind: REMINDER_JOB_KINDS[next.reminder],
+    teamId: task.teamId,
+    taskId: task.taskId,
+    userId,
+    data,
+    runAt: next.runAt,
+  };
 }
 
 /**
@@ -90,7 +102,12 @@ export async function planReminders(
   now: Date,
 ): Promise<void> {
   if (people.length === 0 || Date.parse(task.dueDate) + LONG_PAST_MS < now.getTime()) return;
-  await insertJobs(db, jobsFor(task, await reminderSettingsOf(db, people), now), now);
+  const jobs: NewJob[] = [];
+  for (const [userId, settings] of await reminderSettingsOf(db, people)) {
+    const next = nextReminder(task.dueDate, settings, now);
+    if (next) jobs.push(reminderJob(task, userId, next));
+  }
+  await insertJobs(db, jobs, now);
 }
 
 /** Cancels the task's reminders not yet fired: all of them, or only these people's. */
@@ -115,11 +132,9 @@ export async function replanRemindersOf(db: Db, userId: string, settings: Remind
     .execute();
   const jobs = pending.flatMap((job) => {
     const { dueDate } = JSON.parse(job.data) as ReminderJobData;
-    const reminder = job.kind === REMINDER_JOB_KINDS.dueSoon ? 'dueSoon' : 'overdue';
-    const runAt = reminderTimes(dueDate, settings)[reminder];
-    return runAt <= now
-      ? []
-      : [{ kind: job.kind, teamId: job.team_id, taskId: job.task_id, userId, data: { dueDate }, runAt }];
+    const from = job.kind === REMINDER_JOB_KINDS.dueSoon ? 'dueSoon' : 'overdue';
+    const next = nextReminder(dueDate, settings, now, from);
+    return next ? [reminderJob({ teamId: job.team_id, taskId: job.task_id!, dueDate }, userId, next)] : [];
   });
   await insertJobs(db, jobs, now);
 }

@@ -4,11 +4,19 @@
  * task is there, open, due on the date it was planned for, still the person's, and readable by
  * them as a member of its team), one notification to the person (`dueSoon` or `overdue`, marked
  * late when the job runs late) and one `task.dueSoon` or `task.overdue` event `{"taskId",
- * "userId"}` to the task's readers and their webhooks, both written by the outbox. Else nothing.
+ * "userId"}` to the task's readers and their webhooks, both written by the outbox; a due-soon
+ * reminder also plans the person's overdue one. Else nothing: the reminder is over.
  */
 import { sql } from 'kysely';
 import { recordEvent } from '../changes/outbox.js';
-import { REMINDER_JOB_KINDS, type ReminderJobData } from '../changes/reminders.js';
+import {
+  nextReminder,
+  REMINDER_JOB_KINDS,
+  reminderJob,
+  reminderSettingsOf,
+  type ReminderJobData,
+} from '../changes/reminders.js';
+import { insertJobs } from '../jobs/scheduled-jobs.repository.js';
 import type { JobHandler } from '../jobs/job-runner.js';
 import type { ScheduledJob } from '../jobs/scheduled-jobs.repository.js';
 import type { Db } from '../storage/schema.js';
@@ -54,17 +62,25 @@ async function heldReminder(db: Db, job: ScheduledJob, dueDate: string) {
   );
 }
 
-export const fireReminder: JobHandler = async (trx, job, { late }) => {
+export const fireReminder: JobHandler = async (trx, job, { now, late }) => {
   const { dueDate } = job.data as ReminderJobData;
   if (!(await heldReminder(trx, job, dueDate))) return;
   const kind = job.kind === REMINDER_JOB_KINDS.dueSoon ? 'dueSoon' : 'overdue';
+  const userId = job.userId!;
+  if (kind === 'dueSoon') {
+    // The person's next reminder of this date, planned as this one fires: the overdue one.
+    const settings = (await reminderSettingsOf(trx, [userId])).get(userId)!;
+    const next = nextReminder(dueDate, settings, now, 'overdue');
+    const task = { teamId: job.teamId, taskId: job.taskId!, dueDate };
+    if (next) await insertJobs(trx, [reminderJob(task, userId, next)], now);
+  }
   await recordEvent(trx, {
     teamId: job.teamId,
     type: kind === 'dueSoon' ? 'task.dueSoon' : 'task.overdue',
-    data: { taskId: job.taskId!, userId: job.userId! },
+    data: { taskId: job.taskId!, userId },
     // The task's readers, as every task event's: the webhooks of those who may read it hear of it.
     audience: await audienceOf(trx, job.taskId!),
-    notifications: { taskId: job.taskId!, actorId: null, recipients: [{ userId: job.userId!, kind }], late },
+    notifications: { taskId: job.taskId!, actorId: null, recipients: [{ userId, kind }], late },
   });
 };
 
