@@ -94,6 +94,10 @@ export function reminderJob(
  */
 const LONG_PAST_MS = 3 * 24 * 60 * 60 * 1000;
 
+/** Whether a task due on `dueDate` may have reminders to come: it has a date, not long past. */
+export const mayRemind = (dueDate: string | null, now: Date): dueDate is string =>
+  dueDate !== null && Date.parse(dueDate) + LONG_PAST_MS >= now.getTime();
+
 /** Plans the reminders of an open task due on `dueDate` for `people`; none, and no read, for a date long past. */
 export async function planReminders(
   db: Db,
@@ -101,7 +105,7 @@ export async function planReminders(
   people: readonly string[],
   now: Date,
 ): Promise<void> {
-  if (people.length === 0 || Date.parse(task.dueDate) + LONG_PAST_MS < now.getTime()) return;
+  if (people.length === 0 || !mayRemind(task.dueDate, now)) return;
   const jobs: NewJob[] = [];
   for (const [userId, settings] of await reminderSettingsOf(db, people)) {
     const next = nextReminder(task.dueDate, settings, now);

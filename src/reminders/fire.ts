@@ -20,9 +20,12 @@ import { insertJobs } from '../jobs/scheduled-jobs.repository.js';
 import type { JobHandler } from '../jobs/job-runner.js';
 import type { ScheduledJob } from '../jobs/scheduled-jobs.repository.js';
 import type { Db } from '../storage/schema.js';
-import { audienceOf, canAccess } from '../tasks/access.js';
+import { audienceOf } from '../tasks/access.js';
 
-/** The task of the reminder if the reminder still holds: its team's, and the person may read it. */
+/**
+ * The task of the reminder if the reminder still holds. The person is still its assignee (or its
+ * creator while nobody is assigned), and so may read it, and still a member of its team.
+ */
 async function heldReminder(db: Db, job: ScheduledJob, dueDate: string) {
   const userId = job.userId!;
   return (
@@ -57,7 +60,6 @@ async function heldReminder(db: Db, job: ScheduledJob, dueDate: string) {
           ]),
         ]),
       )
-      .where((eb) => canAccess(eb as never, userId))
       .executeTakeFirst()
   );
 }

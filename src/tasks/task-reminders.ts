@@ -4,7 +4,7 @@
  * due date touches them; any other change costs nothing here.
  */
 import { clock } from '../clock.js';
-import { cancelReminders, planReminders, remindedPeople } from '../changes/reminders.js';
+import { cancelReminders, mayRemind, planReminders, remindedPeople } from '../changes/reminders.js';
 import type { Db } from '../storage/schema.js';
 import { assigneeIdsOf } from './task-links.repository.js';
 
@@ -34,27 +34,29 @@ export async function remindersOfUpdate(
   after: ReminderState,
   assignees?: { before: readonly string[]; after: readonly string[] },
 ): Promise<void> {
-  const hadReminders = before.dueDate !== null && !before.isCompleted;
-  const hasReminders = after.dueDate !== null && !after.isCompleted;
+  const now = clock.now();
+  const hadReminders = mayRemind(before.dueDate, now) && !before.isCompleted;
+  const hasReminders = mayRemind(after.dueDate, now) && !after.isCompleted;
+  if (!hadReminders && !hasReminders) return;
   const due = { teamId: task.teamId, taskId: task.id, dueDate: after.dueDate! };
   if (before.dueDate !== after.dueDate || before.isCompleted !== after.isCompleted) {
     if (hadReminders) await cancelReminders(trx, task.id);
     if (!hasReminders) return;
     const assigneeIds = assignees?.after ?? (await assigneeIdsOf(trx, task.id));
-    await planReminders(trx, due, remindedPeople(assigneeIds, task.createdBy), clock.now());
+    await planReminders(trx, due, remindedPeople(assigneeIds, task.createdBy), now);
   } else if (assignees && hasReminders) {
     const was = remindedPeople(assignees.before, task.createdBy);
-    const now = remindedPeople(assignees.after, task.createdBy);
+    const are = remindedPeople(assignees.after, task.createdBy);
     await cancelReminders(
       trx,
       task.id,
-      was.filter((id) => !now.includes(id)),
+      was.filter((id) => !are.includes(id)),
     );
     await planReminders(
       trx,
       due,
-      now.filter((id) => !was.includes(id)),
-      clock.now(),
+      are.filter((id) => !was.includes(id)),
+      now,
     );
   }
 }
