@@ -80,7 +80,7 @@ async function recordAttachmentChange(
 
 export async function listAttachments(store: Store, caller: Caller, rawTaskId: string): Promise<AttachmentList> {
   const task = await loadAccessibleTask(store.db, caller, rawTaskId);
-  return { data: (await attachments.attachmentsOfTask(store.db, task.id)).map(presentAttachment) };
+  return (await attachments.attachmentsOfTask(store.db, task.id)).map(presentAttachment);
 }
 
 export async function getAttachment(store: Store, caller: Caller, rawId: string): Promise<Attachment> {

@@ -17,8 +17,8 @@ export const Attachment = Type.Object({
 });
 export type Attachment = Static<typeof Attachment>;
 
-/** A task's attachments, oldest first (every one: a task holds as many as its team's quota allows). */
-export const AttachmentList = Type.Object({ data: Type.Array(Attachment) });
+/** A task's attachments, oldest first: all of them, in one answer (a task holds few files). */
+export const AttachmentList = Type.Array(Attachment);
 export type AttachmentList = Static<typeof AttachmentList>;
 
 export const AttachmentDeleted = Type.Object({ id: Type.Number(), taskId: Type.Number(), deleted: Type.Boolean() });

@@ -8,7 +8,7 @@
  * from outside ever reaches a path.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
@@ -81,7 +81,7 @@ export class DiskFileStore implements FileStore {
       if (error.code === 'ENOENT') throw new FileMissing(`no file ${key}`);
       throw error;
     });
-    return createReadStream('', { fd: handle.fd, autoClose: true });
+    return handle.createReadStream();
   }
 
   /** Also takes the name of a temporary file, as list() reports it. */
