@@ -28,6 +28,8 @@ export interface ApiRoute {
   pathParams: Parameter[];
   queryParams: Parameter[];
   body?: { schema: JsonSchema; required: boolean };
+  /** The body is multipart/form-data (an upload: the file in the field `file`). */
+  multipart?: boolean;
   /** Success statuses the route documents (2xx). */
   successStatuses: number[];
   /** Statuses whose response declares the Error-Detail header (a body the spec fixes: the reason is there). */
@@ -123,6 +125,8 @@ function toApiRoute(method: string, path: string, operation: JsonSchema): ApiRou
     required: p.required === true,
   }));
   const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+  // A streamed upload (issue 31): its body is multipart/form-data, not JSON.
+  const multipart = operation.requestBody?.content?.['multipart/form-data'] !== undefined;
   const successStatuses = Object.keys(operation.responses ?? {})
     .map(Number)
     .filter((status) => status >= 200 && status < 300);
@@ -145,6 +149,7 @@ function toApiRoute(method: string, path: string, operation: JsonSchema): ApiRou
     pathParams: parameters.filter((p) => p.in === 'path'),
     queryParams: parameters.filter((p) => p.in === 'query'),
     body: bodySchema ? { schema: bodySchema, required: operation.requestBody.required === true } : undefined,
+    multipart,
     successStatuses,
     errorDetailStatuses,
     credential,

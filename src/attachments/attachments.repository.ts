@@ -48,7 +48,11 @@ const attachmentRow = prepared((db, p: { teamId: string; attachmentId: number })
 );
 
 /** The attachment, if it is the team's. */
-export async function findAttachment(db: Db, teamId: string, attachmentId: number): Promise<AttachmentRecord | undefined> {
+export async function findAttachment(
+  db: Db,
+  teamId: string,
+  attachmentId: number,
+): Promise<AttachmentRecord | undefined> {
   const [row] = await attachmentRow(db, { teamId, attachmentId });
   return row && toRecord(row);
 }

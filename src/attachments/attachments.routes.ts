@@ -61,10 +61,11 @@ export const attachmentsRoutes = (files: FileStore) =>
         },
       },
       async (request, reply) => {
-        if (!request.isMultipart()) {
-          throw new AppError('unsupportedMediaType', 'Send the file as multipart/form-data, in the field "file".');
-        }
+        // Called once the task's access is checked: a refusal comes first, whatever the body.
         const readFile = async (): Promise<service.IncomingFile | undefined> => {
+          if (!request.isMultipart()) {
+            throw new AppError('unsupportedMediaType', 'Send the file as multipart/form-data, in the field "file".');
+          }
           const part = await request.file({
             // One more byte than any upload may have: the store's own limit (the smaller of the
             // file limit and the quota left) always stops it first, and says which.

@@ -224,5 +224,4 @@ export async function deleteAttachment(
   return { id: removed.id, taskId: removed.taskId, deleted: true };
 }
 
-
 export type { FileStore };

@@ -26,6 +26,6 @@ export type AttachmentDeleted = Static<typeof AttachmentDeleted>;
 
 /** The upload's body, for the OpenAPI document: multipart/form-data with the file in `file`. */
 export const AttachmentUpload = Type.Object(
-  { file: Type.String({ format: 'binary', description: 'The file; its name is the part\'s filename.' }) },
+  { file: Type.String({ format: 'binary', description: "The file; its name is the part's filename." }) },
   { required: ['file'] },
 );

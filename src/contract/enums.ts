@@ -73,7 +73,11 @@ export type TeamEventType = (typeof TEAM_EVENT_TYPES)[number];
  * `notification.updated` (read or unread, archived or back) `{"notificationId"}`, and
  * `notification.markedAll` `{"read"}`. Stream events only, not webhook event types.
  */
-export const NOTIFICATION_EVENT_TYPES = ['notification.created', 'notification.updated', 'notification.markedAll'] as const;
+export const NOTIFICATION_EVENT_TYPES = [
+  'notification.created',
+  'notification.updated',
+  'notification.markedAll',
+] as const;
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
 
 /** Every type GET /v1/events sends for a change. */

@@ -173,7 +173,7 @@ export async function pruneNotifications(db: Db, now = Date.now()): Promise<numb
   const readBefore = new Date(now - NOTIFICATION_RETENTION.readMs).toISOString();
   const anyBefore = new Date(now - NOTIFICATION_RETENTION.anyMs).toISOString();
   let deleted = 0;
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const first = await db
       .selectFrom('notifications')
       .select(['id', 'created_at'])

@@ -56,7 +56,10 @@ export type Versioned<T> = T & { version: number };
 /** A task's detail from its row and the parts read (or, for a new task, already known) beside it. */
 function toDetail(
   row: TaskRow,
-  parts: Pick<TaskDetail, 'status' | 'createdBy' | 'assignees' | 'taskLists' | 'labels' | 'parent' | 'subtaskCount' | 'attachmentCount'>,
+  parts: Pick<
+    TaskDetail,
+    'status' | 'createdBy' | 'assignees' | 'taskLists' | 'labels' | 'parent' | 'subtaskCount' | 'attachmentCount'
+  >,
 ): Versioned<TaskDetail> {
   return {
     id: row.id,

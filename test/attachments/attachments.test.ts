@@ -45,7 +45,10 @@ describe('attachments', () => {
     assert.equal(download.headers.get('content-length'), String(bytes.length));
     assert.equal(download.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(download.headers.get('content-security-policy'), "sandbox; default-src 'none'");
-    assert.equal(download.headers.get('content-disposition'), `attachment; filename="notes.txt"; filename*=UTF-8''notes.txt`);
+    assert.equal(
+      download.headers.get('content-disposition'),
+      `attachment; filename="notes.txt"; filename*=UTF-8''notes.txt`,
+    );
     assert.equal(download.headers.get('etag'), `"${created.sha256}"`);
     const again = await team.owner.api.get(`/v1/attachments/${created.id}/content`, {
       'if-none-match': `"${created.sha256}"`,

@@ -62,7 +62,10 @@ test('SIGKILL mid-upload leaves a partial file only, which the restarted server 
     sending = false;
     await sender;
     req.destroy();
-    assert.ok(storedFiles(dir).every((f) => f.endsWith('.part')), 'only a temporary file is left');
+    assert.ok(
+      storedFiles(dir).every((f) => f.endsWith('.part')),
+      'only a temporary file is left',
+    );
 
     server = await serve(database.url, { ...env, ATTACHMENTS_ORPHAN_GRACE_SECONDS: '0' });
     await until(() => storedFiles(dir).length === 0, 'the reconciliation to delete the partial file');

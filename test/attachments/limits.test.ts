@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { reconcileFiles } from '../../src/attachments/reconcile.js';
 import { DiskFileStore } from '../../src/attachments/storage/disk-store.js';
-import { createTestTeam, type Team } from '../factories.js';
+import { createTestTeam } from '../factories.js';
 import { expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';
 import { multipartBody, newTask, storedFiles, upload } from './support.js';
 
@@ -23,7 +23,11 @@ async function rowsOf(server: TestServer, teamId: string) {
 }
 
 async function bytesCounted(server: TestServer, teamId: string): Promise<number> {
-  const row = await server.store.db.selectFrom('teams').select('attachment_bytes').where('id', '=', teamId).executeTakeFirst();
+  const row = await server.store.db
+    .selectFrom('teams')
+    .select('attachment_bytes')
+    .where('id', '=', teamId)
+    .executeTakeFirst();
   return Number(row!.attachment_bytes);
 }
 
@@ -60,7 +64,11 @@ describe('attachment limits', () => {
     const a = expectStatus(await upload(team.owner.api, task.id, Buffer.alloc(MAX_FILE, 'a'), 'a'), 201);
     expectStatus(await upload(team.owner.api, task.id, Buffer.alloc(MAX_FILE, 'b'), 'b'), 201);
     const files = storedFiles(server.attachmentsDir).length;
-    expectError(await upload(team.owner.api, task.id, Buffer.alloc(MAX_FILE, 'c'), 'c'), 413, /ATTACHMENTS_TEAM_QUOTA_BYTES/);
+    expectError(
+      await upload(team.owner.api, task.id, Buffer.alloc(MAX_FILE, 'c'), 'c'),
+      413,
+      /ATTACHMENTS_TEAM_QUOTA_BYTES/,
+    );
     assert.equal(storedFiles(server.attachmentsDir).length, files);
     assert.equal((await rowsOf(server, team.id)).length, 2);
     expectStatus(await team.owner.api.delete(`/v1/attachments/${a.id}`), 200);
@@ -155,7 +163,9 @@ describe('attachment limits', () => {
     assert.deepEqual(Object.keys(JSON.parse(text)), ['error']);
     assert.equal((await rowsOf(server, team.id)).length, 0);
     assert.equal(await bytesCounted(server, team.id), 0);
-    const named = new Set((await server.store.db.selectFrom('attachments').select('storage_key').execute()).map((r) => r.storage_key));
+    const named = new Set(
+      (await server.store.db.selectFrom('attachments').select('storage_key').execute()).map((r) => r.storage_key),
+    );
     for (const file of storedFiles(server.attachmentsDir)) {
       assert.ok(named.has(file.split('/')[1]!), `a file no row names was left: ${file}`);
     }

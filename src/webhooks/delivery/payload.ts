@@ -17,7 +17,15 @@ import { presentAttachment } from '../../attachments/attachments.presenter.js';
 import { findAttachment } from '../../attachments/attachments.repository.js';
 import { presentComment } from '../../comments/comments.presenter.js';
 import { findComment } from '../../comments/comments.repository.js';
-import type { ActivityChanges, Attachment, Comment, Label, TaskDetail, TaskList, TaskStatus } from '../../contract/index.js';
+import type {
+  ActivityChanges,
+  Attachment,
+  Comment,
+  Label,
+  TaskDetail,
+  TaskList,
+  TaskStatus,
+} from '../../contract/index.js';
 import { WEBHOOK_TEST_EVENT } from '../../contract/webhooks.js';
 import { presentList } from '../../lists/lists.presenter.js';
 import { findList, isListMember } from '../../lists/lists.repository.js';
@@ -130,14 +138,14 @@ export async function buildBody(db: Db, owner: Caller, webhookId: string, source
     changes?: StoredChanges;
     userId?: string;
   };
-  let data: TaskData | CommentData | Attachment | ListData | TaskStatus | Label | { id: number } | { webhookId: string };
+  let data:
+    TaskData | CommentData | Attachment | ListData | TaskStatus | Label | { id: number } | { webhookId: string };
   if (source.type === WEBHOOK_TEST_EVENT) data = { webhookId };
   else if (event.statusId !== undefined) data = await statusData(db, owner, event.statusId);
   else if (event.labelId !== undefined) data = await labelData(db, owner, event.labelId);
   else if (event.attachmentId !== undefined && event.taskId !== undefined) {
     data = await attachmentData(db, owner, { taskId: event.taskId, attachmentId: event.attachmentId });
-  }
-  else if (event.commentId !== undefined && event.taskId !== undefined) {
+  } else if (event.commentId !== undefined && event.taskId !== undefined) {
     const comment = { taskId: event.taskId, commentId: event.commentId };
     data = await commentData(db, owner, comment, source.type === 'comment.deleted');
   } else if (event.taskId !== undefined) {
