@@ -37,6 +37,8 @@ export interface ApiRoute {
   credential: Credential;
   /** The route answers with an endless event stream. */
   streams: boolean;
+  /** The route answers with bytes, not JSON (an attachment's content, issue 31). */
+  binary: boolean;
 }
 
 export interface RouteTable {
@@ -142,6 +144,8 @@ function toApiRoute(method: string, path: string, operation: JsonSchema): ApiRou
         ? 'session'
         : 'key';
   const streams = JSON.stringify(operation.responses?.['200'] ?? {}).includes('text/event-stream');
+  const okContent = Object.keys(operation.responses?.['200']?.content ?? {});
+  const binary = okContent.length > 0 && !okContent.includes('application/json') && !streams;
   return {
     method,
     path,
@@ -154,5 +158,6 @@ function toApiRoute(method: string, path: string, operation: JsonSchema): ApiRou
     errorDetailStatuses,
     credential,
     streams,
+    binary,
   };
 }
