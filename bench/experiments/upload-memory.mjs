@@ -5,11 +5,13 @@
 //
 //   npx tsc -p tsconfig.json && node bench/experiments/upload-memory.mjs
 //   SIZE_MB=500 node bench/experiments/upload-memory.mjs
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const root = new URL('../..', import.meta.url).pathname;
 const sizeMb = Number(process.env.SIZE_MB ?? 200);
@@ -45,13 +47,15 @@ const { url, key } = await new Promise((resolve) => {
 });
 
 try {
-  const task = await fetch(`${url}/v1/tasks`, {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: JSON.stringify({ title: 'Upload benchmark' }),
-  }).then((r) => r.json());
+  const task = await globalThis
+    .fetch(`${url}/v1/tasks`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Upload benchmark' }),
+    })
+    .then((r) => r.json());
   // Settle after start-up, then take the baseline.
-  await new Promise((r) => setTimeout(r, 500));
+  await sleep(500);
   const before = memory(child.pid);
 
   const boundary = 'benchboundary';
