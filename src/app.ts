@@ -54,6 +54,8 @@ import { REMINDER_HANDLERS } from './reminders/fire.js';
 import { reminderRoutes } from './reminders/reminders.routes.js';
 import { activityRoutes } from './activity/activity.routes.js';
 import { commentsRoutes } from './comments/comments.routes.js';
+import { attachmentsRoutes } from './attachments/attachments.routes.js';
+import { createFileStore } from './attachments/storage/index.js';
 import { searchRoutes } from './search/search.routes.js';
 
 declare module 'fastify' {
@@ -82,6 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     perCredential: config.eventsMaxStreamsPerCredential,
     perProcess: config.eventsMaxStreams,
   });
+  // Attachments' bytes (issue 31): the disk, or an S3-compatible bucket.
+  const files = createFileStore(config);
   /** Every /v1 route module, in one list: grep here to find an endpoint. */
   const v1Routes = [
     teamRoutes,
@@ -93,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     tasksRoutes,
     activityRoutes,
     commentsRoutes,
+    attachmentsRoutes(files),
     searchRoutes,
     keysRoutes,
     eventsRoutes(hub, streamLimits),
@@ -193,7 +198,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(async (scope) => unsubscribeRoute(rateLimiter.failedAuth)(scope, deps));
   // Housekeeping runs while the app does; closing waits for a run in progress, so the store is
   // closed only after it (http/shutdown.ts closes the store once the app has closed).
-  const scheduler = new Scheduler(housekeepingJobs(store, rateLimiter.counters), app.log);
+  const scheduler = new Scheduler(
+    housekeepingJobs(store, rateLimiter.counters, {
+      files,
+      orphanGraceMs: config.attachments.orphanGraceSeconds * 1000,
+    }),
+    app.log,
+  );
   app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', () => scheduler.close());
   // Webhook deliveries: woken by every process's changes that queued some (the bus).

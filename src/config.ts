@@ -52,8 +52,26 @@ export interface Config {
   /** Notification email (SMTP_URL, MAIL_*). */
   readonly mail: MailConfig;
   readonly jobs: JobsConfig;
+  /** Files on tasks (ATTACHMENTS_*, issue 31). */
+  readonly attachments: AttachmentsConfig;
   /** Shifts the clock of time-based work (clock.ts); 0 but in tests. */
   readonly clockOffsetMs: number;
+}
+
+/** Attachments (issue 31): where files are kept, and how large they may be. */
+export interface AttachmentsConfig {
+  /**
+   * `ATTACHMENTS_DIR`: the disk store's folder; null: the default, `attachments` beside the SQLite
+   * database file, or `./data/attachments` (from the working directory) on PostgreSQL
+   * (attachments/storage/index.ts).
+   */
+  readonly dir: string | null;
+  /** `ATTACHMENTS_S3_URL`: an S3-compatible bucket instead of the disk (read as a plain string for now). */
+  readonly s3Url: string | null;
+  readonly maxFileBytes: number;
+  readonly teamQuotaBytes: number;
+  /** How old a stored file no row names must be before the reconciliation deletes it. */
+  readonly orphanGraceSeconds: number;
 }
 
 /** How this process sends notification email; null transport: email is off. Durations in milliseconds. */
@@ -209,6 +227,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       run: onOff('SCHEDULED_JOBS', true),
       pollMs: integer('JOBS_POLL_MS', 30_000, 10, HOUR),
       leaseMs: integer('JOBS_LEASE_SECONDS', 60, 1, 3600) * 1000,
+    }),
+    attachments: Object.freeze({
+      dir: env.ATTACHMENTS_DIR?.trim() || null,
+      s3Url: env.ATTACHMENTS_S3_URL?.trim() || null,
+      maxFileBytes: integer('ATTACHMENTS_MAX_FILE_BYTES', 25 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
+      teamQuotaBytes: integer('ATTACHMENTS_TEAM_QUOTA_BYTES', 10 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
+      orphanGraceSeconds: integer('ATTACHMENTS_ORPHAN_GRACE_SECONDS', 3600, 0, 365 * 86_400),
     }),
     clockOffsetMs: signedInteger('TASKLANE_CLOCK_OFFSET_MS', 0, -100 * 365 * DAY, 100 * 365 * DAY),
   };

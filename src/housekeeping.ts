@@ -14,6 +14,8 @@ import { pruneMail } from './mail/queue.repository.js';
 import { pruneUnsubscribeTokens } from './mail/unsubscribe.repository.js';
 import { pruneNotifications } from './notifications/notifications.repository.js';
 import type { Job } from './jobs/scheduler.js';
+import { reconcileFiles } from './attachments/reconcile.js';
+import type { FileStore } from './attachments/storage/file-store.js';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -22,8 +24,18 @@ export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * HOUR;
 /** How long a mail sent, dropped or failed stays in the queue's log (`admin mail status`). */
 export const MAIL_LOG_RETENTION_MS = 30 * 24 * HOUR;
 
-/** The jobs for `store`, and for the rate-limit counters when rate limiting is on. */
-export function housekeepingJobs(store: Store, rateLimitCounters: CounterStore | null): Job[] {
+/** Attachments' files, reconciled with their rows (ATTACHMENTS_ORPHAN_GRACE_SECONDS). */
+export interface AttachmentFiles {
+  files: FileStore;
+  orphanGraceMs: number;
+}
+
+/** The jobs for `store`, for the rate-limit counters when rate limiting is on, and for the attachments' files. */
+export function housekeepingJobs(
+  store: Store,
+  rateLimitCounters: CounterStore | null,
+  attachments?: AttachmentFiles,
+): Job[] {
   const jobs: Job[] = [
     // Often, beside streams resuming from it: the outbox is the table that grows with every change.
     { name: 'pruning old events', everyMs: MINUTE, run: () => pruneEvents(store.db) },
@@ -49,6 +61,14 @@ export function housekeepingJobs(store: Store, rateLimitCounters: CounterStore |
     // Read or archived notifications after 90 days, any after a year (NOTIFICATION_RETENTION).
     { name: 'pruning old notifications', everyMs: HOUR, run: () => pruneNotifications(store.db) },
   ];
+  if (attachments) {
+    // Files no row names (a crash between file and row, a deleted task's), once past the grace period.
+    jobs.push({
+      name: 'deleting orphaned attachment files',
+      everyMs: HOUR,
+      run: () => reconcileFiles(store.db, attachments.files, attachments.orphanGraceMs),
+    });
+  }
   if (rateLimitCounters) {
     jobs.push({
       name: 'pruning ended rate-limit windows',

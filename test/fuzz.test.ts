@@ -30,6 +30,7 @@ import { setPasswordHash } from '../src/team/users.repository.js';
 import { describeRequest, requestArb, toRawRequest, type FuzzContext, type FuzzRequest } from './fuzz/requests.js';
 import { Ref } from './fuzz/values.js';
 import { expectStatus, startTestServer, TEST_STORE, type TestServer } from './harness.js';
+import { upload } from './attachments/support.js';
 import { FIXED_TEXTS } from './fixed-errors.js';
 import { errorBodyProblem, rawRequest, showRaw, type RawResponse } from './raw-request.js';
 import { managersOnly } from './route-requests.js';
@@ -118,6 +119,7 @@ class Fixture {
       201,
     );
     const [entry] = expectStatus(await owner.api.get(`/v1/tasks/${task.id}/activity?limit=1`), 200);
+    const attachment = expectStatus(await upload(owner.api, task.id, Buffer.from('fuzzed file'), 'fuzzed.txt'), 201);
     const webhook = await freshWebhook(this.server, world);
     const status = expectStatus(await owner.api.post('/v1/task-statuses', { name: 'Fuzzed status' }), 201);
     // A label the fuzzed requests left, or a new one: the team's labels are bounded, so they are reused.
@@ -160,6 +162,7 @@ class Fixture {
       delivery: delivery.id,
       view: view.id,
       notification: notification.id,
+      attachment: attachment.id,
       url: WORLD_WEBHOOK_URL,
     };
     return { credentials, resolve: (ref) => values[ref.kind] };
@@ -243,7 +246,7 @@ async function check(
   if (!route.successStatuses.includes(response.status)) {
     fail(`a success status the route does not document (${route.successStatuses.join('/')})`);
   }
-  if (!response.stream && response.body === undefined) fail('a success whose body is not JSON');
+  if (!response.stream && !route.binary && response.body === undefined) fail('a success whose body is not JSON');
   if (route.method !== 'GET') fixture.spoil();
 }
 

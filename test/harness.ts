@@ -15,6 +15,8 @@ import { startServer, type RunningServer } from '../src/server.js';
 export interface TestServer extends RunningServer {
   /** A client that sends this API key (or none). */
   client(key?: string): Client;
+  /** Where this server keeps attachments' files (ATTACHMENTS_DIR). */
+  attachmentsDir: string;
 }
 
 export interface TempDatabase {
@@ -80,7 +82,10 @@ export const TEST_WEBHOOK_ENV = {
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const database = env.DATABASE_URL ? undefined : await tempDatabase();
+  // Each server its own attachments folder (on PostgreSQL the default would be shared: ./data/attachments).
+  const attachmentsDir = env.ATTACHMENTS_DIR ? undefined : mkdtempSync(join(tmpdir(), 'tasklane-files-'));
   const config: Config = loadConfig({
+    ...(attachmentsDir ? { ATTACHMENTS_DIR: attachmentsDir } : {}),
     DATABASE_URL: database?.url ?? env.DATABASE_URL,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -96,9 +101,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   return {
     ...server,
     client: (key?: string) => new Client(server.url, key),
+    attachmentsDir: attachmentsDir ?? env.ATTACHMENTS_DIR!,
     close: async () => {
       await server.close();
       await database?.remove();
+      if (attachmentsDir) rmSync(attachmentsDir, { recursive: true, force: true });
     },
   };
 }

@@ -314,7 +314,7 @@ async function startTasklane(databaseUrl: string): Promise<RunningServer> {
  * directly on the database, so setup and checks never go through the proxy.
  */
 function asTestServer(server: RunningServer, directStore: Store): TestServer {
-  return { ...server, store: directStore, client: (key?: string) => new Client(server.url, key) };
+  return { ...server, store: directStore, client: (key?: string) => new Client(server.url, key), attachmentsDir: '' };
 }
 
 /** This team's tasks as [number, title], read straight from the database. */

@@ -38,6 +38,7 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
     'webhook',
     'view',
     'notification',
+    'attachment',
     'delivery',
     'invitation',
     'memberlessList',
@@ -147,6 +148,8 @@ function realValue(world: World, kind: ObjectKind): string | number {
       return world.viewId;
     case 'notification':
       return world.notificationId;
+    case 'attachment':
+      return world.attachmentId;
     case 'memberlessList':
       return world.memberlessListId;
   }
@@ -163,6 +166,7 @@ function missingValue(kind: ObjectKind): string | number {
     kind === 'delivery' ||
     kind === 'view' ||
     kind === 'notification' ||
+    kind === 'attachment' ||
     kind === 'memberlessList'
     ? MISSING_NUMBER
     : MISSING_UUID;
@@ -277,6 +281,14 @@ export function buildMatrixRequest(
 
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (route.multipart) {
+    // A small text file, in the field `file`.
+    const boundary = 'tasklaneMatrixBoundary';
+    body =
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="matrix.txt"\r\n` +
+      `Content-Type: text/plain\r\n\r\nA file of the matrix.\r\n--${boundary}--\r\n`;
+    headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+  }
   if (actor && route.credential === 'session') {
     headers.cookie = `tasklane_session=${actor.session.token}`;
     headers['x-csrf-token'] = actor.session.csrfToken;

@@ -28,6 +28,8 @@ export interface ApiRoute {
   pathParams: Parameter[];
   queryParams: Parameter[];
   body?: { schema: JsonSchema; required: boolean };
+  /** The body is multipart/form-data (an upload: the file in the field `file`). */
+  multipart?: boolean;
   /** Success statuses the route documents (2xx). */
   successStatuses: number[];
   /** Statuses whose response declares the Error-Detail header (a body the spec fixes: the reason is there). */
@@ -35,6 +37,8 @@ export interface ApiRoute {
   credential: Credential;
   /** The route answers with an endless event stream. */
   streams: boolean;
+  /** The route answers with bytes, not JSON (an attachment's content, issue 31). */
+  binary: boolean;
 }
 
 export interface RouteTable {
@@ -123,6 +127,8 @@ function toApiRoute(method: string, path: string, operation: JsonSchema): ApiRou
     required: p.required === true,
   }));
   const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+  // A streamed upload (issue 31): its body is multipart/form-data, not JSON.
+  const multipart = operation.requestBody?.content?.['multipart/form-data'] !== undefined;
   const successStatuses = Object.keys(operation.responses ?? {})
     .map(Number)
     .filter((status) => status >= 200 && status < 300);
@@ -138,6 +144,8 @@ function toApiRoute(method: string, path: string, operation: JsonSchema): ApiRou
         ? 'session'
         : 'key';
   const streams = JSON.stringify(operation.responses?.['200'] ?? {}).includes('text/event-stream');
+  const okContent = Object.keys(operation.responses?.['200']?.content ?? {});
+  const binary = okContent.length > 0 && !okContent.includes('application/json') && !streams;
   return {
     method,
     path,
@@ -145,9 +153,11 @@ function toApiRoute(method: string, path: string, operation: JsonSchema): ApiRou
     pathParams: parameters.filter((p) => p.in === 'path'),
     queryParams: parameters.filter((p) => p.in === 'query'),
     body: bodySchema ? { schema: bodySchema, required: operation.requestBody.required === true } : undefined,
+    multipart,
     successStatuses,
     errorDetailStatuses,
     credential,
     streams,
+    binary,
   };
 }

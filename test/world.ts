@@ -15,6 +15,7 @@ import type { Db } from '../src/storage/schema.js';
 import { setPasswordHash } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectStatus, type TestServer } from './harness.js';
+import { multipartBody } from './attachments/support.js';
 import { tokenOf } from './team/support.js';
 
 export const WORLD_PASSWORD = 'a world of passwords';
@@ -61,6 +62,8 @@ export interface World {
   viewId: number;
   /** The owner's notification (the mate's comment on the task), theirs alone. */
   notificationId: number;
+  /** The owner's file on the task (issue 31). */
+  attachmentId: number;
   /** A list of the team with no members left (as a removal leaves one): only its owners and admins may join it. */
   memberlessListId: number;
   /** In the list's name and the task's title and description: only the owner and mate may see it. */
@@ -152,6 +155,14 @@ export async function createWorld(server: TestServer): Promise<World> {
     from: mate.userId,
     taskId: task.id,
   });
+  const { body: fileBody, contentType: fileType } = multipartBody(Buffer.from(`File ${listMarker}`), 'world.txt');
+  const attachment = expectStatus(
+    await owner.api.request('POST', `/v1/tasks/${task.id}/attachments`, {
+      rawBody: fileBody,
+      headers: { 'content-type': fileType },
+    }),
+    201,
+  );
   // Every key has been used once: later requests do not write its first `last used` time.
   for (const actor of [owner, mate, outsider, stranger]) expectStatus(await actor.api.get('/v1/me'), 200);
 
@@ -176,6 +187,7 @@ export async function createWorld(server: TestServer): Promise<World> {
     deliveryId: delivery.id,
     viewId: view.id,
     notificationId: notification.id,
+    attachmentId: attachment.id,
     memberlessListId: memberless.id,
     listMarker,
     teamMarker,

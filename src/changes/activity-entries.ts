@@ -29,6 +29,8 @@ export interface StoredChanges {
   /** Labels as named at the change: a label is team-wide, so every reader may see it. */
   labels?: FieldChange<{ id: number; name: string }[]>;
   commentId?: FieldChange<number | null>;
+  /** A file attached or removed (issue 31), by its id and name. */
+  attachment?: FieldChange<{ id: number; name: string } | null>;
 }
 
 /** One entry to record. */

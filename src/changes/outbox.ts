@@ -51,6 +51,7 @@ export interface NewEvent {
     | { listId: number }
     | { taskId: number }
     | { taskId: number; commentId: number }
+    | { taskId: number; attachmentId: number }
     | { taskId: number; userId: string }
     | { statusId: number }
     | { labelId: number }

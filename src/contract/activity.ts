@@ -74,6 +74,9 @@ export const ActivityChanges = Type.Object(
       Change(Type.Array(LabelRef, { description: 'The labels as they were named then, by name.' })),
     ),
     commentId: Type.Optional(Change(NullableNumber)),
+    attachment: Type.Optional(
+      Change(Type.Union([Type.Object({ id: Type.Number(), name: Type.String() }), Type.Null()])),
+    ),
   },
   {
     description:
@@ -81,7 +84,8 @@ export const ActivityChanges = Type.Object(
       '`status` {id, name} as it was named then, `parentId`, `assignees` and `taskLists` as whole sets ' +
       '(diff them for who was added or removed), `taskLists` only with lists the reader is a member of, ' +
       '`labels` {id, name} as named then. ' +
-      '`commentId` names the comment of a comment.* entry: null on the side where it does not exist.',
+      '`commentId` names the comment of a comment.* entry: null on the side where it does not exist. ' +
+      '`attachment` {id, name} names the file of an attachment.* entry, null on the side where it does not exist.',
   },
 );
 export type ActivityChanges = Static<typeof ActivityChanges>;

@@ -38,6 +38,8 @@ export const CHANGE_EVENT_TYPES = [
   'comment.created',
   'comment.updated',
   'comment.deleted',
+  'attachment.created',
+  'attachment.deleted',
   'taskStatus.created',
   'taskStatus.updated',
   'taskStatus.deleted',
@@ -87,7 +89,8 @@ export const SYNC_REQUIRED = 'sync.required';
 
 /**
  * What a task's activity entry records (GET /v1/tasks/{id}/activity): its creation, a change of
- * its fields, links or parent, and the comments added, edited or deleted on it.
+ * its fields, links or parent, the comments added, edited or deleted on it, and the files
+ * attached to it or removed (issue 31).
  */
 export const ACTIVITY_KINDS = [
   'task.created',
@@ -95,6 +98,8 @@ export const ACTIVITY_KINDS = [
   'comment.created',
   'comment.updated',
   'comment.deleted',
+  'attachment.added',
+  'attachment.removed',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

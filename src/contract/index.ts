@@ -15,6 +15,7 @@ export * from './tasks.js';
 export * from './team.js';
 export * from './activity.js';
 export * from './comments.js';
+export * from './attachments.js';
 export * from './webhooks.js';
 export * from './invitations.js';
 export * from './labels.js';

@@ -265,6 +265,7 @@ export const TaskDetail = Type.Object({
     description: 'The parent task, or null when there is none or the caller cannot access it.',
   }),
   subtaskCount: Type.Number({ description: 'Subtasks the caller can access.' }),
+  attachmentCount: Type.Number({ description: 'Files attached to the task (an extension, issue 31).' }),
   createdBy: Person,
   labels: Labels('Labels of the task, by name (an extension).'),
 });

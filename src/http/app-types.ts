@@ -39,5 +39,7 @@ declare module 'fastify' {
      * `listId must be a number.`); when set, it replaces whatever detail the failure had.
      */
     invalidInputMessage?: string;
+    /** False: the route ignores Idempotency-Key (a streamed upload; http/idempotency.ts). */
+    idempotency?: boolean;
   }
 }

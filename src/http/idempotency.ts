@@ -67,9 +67,14 @@ interface Running {
 const claims = new WeakMap<FastifyRequest, Claim>();
 const running = new WeakMap<FastifyRequest, Running>();
 
-/** Whether a route takes Idempotency-Key: every POST under /v1. */
-export function takesIdempotencyKey(route: Pick<RouteOptions, 'method' | 'url'>): boolean {
+/**
+ * Whether a route takes Idempotency-Key: every POST under /v1 but a streamed upload
+ * (`config.idempotency: false`), whose body is never held to fingerprint and which must not hold
+ * a transaction open while its file arrives; there the header is ignored.
+ */
+export function takesIdempotencyKey(route: Pick<RouteOptions, 'method' | 'url' | 'config'>): boolean {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if ((route.config as { idempotency?: boolean } | undefined)?.idempotency === false) return false;
   return methods.includes('POST') && (route.url === '/v1' || route.url.startsWith('/v1/'));
 }
 

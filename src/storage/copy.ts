@@ -41,6 +41,8 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   // A task's history and discussion (migration 0012).
   { table: 'task_activity', key: ['id'] },
   { table: 'task_comments', key: ['id'] },
+  // Attachments' rows (migration 0024); their files are in the file store, which is not moved.
+  { table: 'attachments', key: ['id'] },
   // The outbox too, so clients resume their event streams across the move.
   // The lists' member snapshots that events name (migration 0020); which one is each list's
   // current snapshot is not copied (NOT_COPIED): the target makes its own.

@@ -25,6 +25,7 @@ import { notifications } from './migrations/0021_notifications.js';
 import { listAudiences } from './migrations/0020_list_audiences.js';
 import { mail } from './migrations/0022_mail.js';
 import { reminders } from './migrations/0023_reminders.js';
+import { attachments } from './migrations/0024_attachments.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -52,6 +53,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0021_notifications': notifications(dialect),
     '0022_mail': mail(dialect),
     '0023_reminders': reminders(dialect),
+    '0024_attachments': attachments(dialect),
   };
 }
 

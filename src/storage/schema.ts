@@ -15,6 +15,8 @@ export interface TeamsTable {
   created_at: string;
   /** 1: made by the first start and not set up by its owner yet (migration 0016; POST /auth/setup). */
   setup_pending: Generated<number>;
+  /** Bytes of the team's attachments (migration 0024), counted against ATTACHMENTS_TEAM_QUOTA_BYTES; int8 (text from pg). */
+  attachment_bytes: Generated<number | string>;
 }
 
 export interface UsersTable {
@@ -214,6 +216,24 @@ export interface TaskCommentsTable {
   updated_at: string;
   /** Bumped on every edit; the basis of ETags. */
   version: Generated<number>;
+}
+
+/** A file on a task (migration 0024; see attachments/): the bytes are in the file store, at `storage_key`. */
+export interface AttachmentsTable {
+  id: Generated<number>;
+  team_id: string;
+  task_id: number;
+  /** The file store's key: server-made, never the client's name. */
+  storage_key: string;
+  /** The client's file name, sanitized for display; never a path. */
+  name: string;
+  /** int8: pg returns it as text. */
+  size: number | string;
+  /** Sniffed from the bytes. */
+  content_type: string;
+  sha256: string;
+  uploaded_by: string;
+  created_at: string;
 }
 
 /** An outgoing webhook (migration 0013; see webhooks/). */
@@ -429,6 +449,7 @@ export interface Tables {
   idempotency_keys: IdempotencyKeysTable;
   task_activity: TaskActivityTable;
   task_comments: TaskCommentsTable;
+  attachments: AttachmentsTable;
   webhooks: WebhooksTable;
   webhook_event_types: WebhookEventTypesTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -461,4 +482,5 @@ export type TaskRow = Selectable<TasksTable>;
 export type NewTask = Insertable<TasksTable>;
 export type ActivityRow = Selectable<TaskActivityTable>;
 export type CommentRow = Selectable<TaskCommentsTable>;
+export type AttachmentRow = Selectable<AttachmentsTable>;
 export type InvitationRow = Selectable<InvitationsTable>;

@@ -56,7 +56,10 @@ export type Versioned<T> = T & { version: number };
 /** A task's detail from its row and the parts read (or, for a new task, already known) beside it. */
 function toDetail(
   row: TaskRow,
-  parts: Pick<TaskDetail, 'status' | 'createdBy' | 'assignees' | 'taskLists' | 'labels' | 'parent' | 'subtaskCount'>,
+  parts: Pick<
+    TaskDetail,
+    'status' | 'createdBy' | 'assignees' | 'taskLists' | 'labels' | 'parent' | 'subtaskCount' | 'attachmentCount'
+  >,
 ): Versioned<TaskDetail> {
   return {
     id: row.id,
@@ -68,6 +71,7 @@ function toDetail(
     parentId: row.parent_id,
     parent: parts.parent,
     subtaskCount: parts.subtaskCount,
+    attachmentCount: parts.attachmentCount,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     isCompleted: parts.status.isCompleted,
@@ -116,6 +120,7 @@ export function presentNewTask(row: TaskRow, parts: NewTaskParts): Versioned<Tas
     labels: parts.labels.sort(byLabelName),
     parent: parts.parent && { id: parts.parent.id, number: parts.parent.number, title: parts.parent.title },
     subtaskCount: 0,
+    attachmentCount: 0,
   });
 }
 

@@ -8,7 +8,7 @@
  * Missing and forbidden: a read returns undefined for a task that is missing or in another
  * team, and a row with `accessible: false` for one the caller may not access.
  */
-import type { SqlBool } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Caller } from '../caller.js';
 import type { Priority } from '../contract/enums.js';
 import type { Person } from '../contract/index.js';
@@ -92,6 +92,13 @@ const accessibleSubtaskCount = (db: Db, p: { taskId: number; userId: string }) =
     .where('t.parent_id', '=', p.taskId)
     .where((eb) => canAccess(eb, p.userId));
 
+/** The task's attachments (issue 31), from the (task_id, id) index. */
+const attachmentCount = (db: Db, p: { taskId: number }) =>
+  db
+    .selectFrom('attachments as a')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('a.task_id', '=', p.taskId);
+
 /**
  * A task's detail in one statement: the row with its status and creator, the access check, and
  * its parts (assignees, visible lists, accessible parent, accessible subtasks) as JSON columns.
@@ -117,6 +124,7 @@ const detailRow = prepared((db, p: { taskId: number; teamId: string; userId: str
       jsonRows(db, labelsOfTask(db, p.taskId)).as('labels'),
       jsonRow(db, accessibleParent(db, p)).as('parent'),
       accessibleSubtaskCount(db, p).as('subtask_count'),
+      attachmentCount(db, p).as('attachment_count'),
     ])
     .where('t.id', '=', p.taskId)
     .where('t.team_id', '=', p.teamId),
@@ -126,7 +134,7 @@ type DetailQueryRow = Awaited<ReturnType<typeof detailRow>>[number];
 
 /** A task row with its status and creator, for a detail. */
 export type DetailRow = WithAccess<
-  Omit<DetailQueryRow, 'assignees' | 'task_lists' | 'labels' | 'parent' | 'subtask_count'>
+  Omit<DetailQueryRow, 'assignees' | 'task_lists' | 'labels' | 'parent' | 'subtask_count' | 'attachment_count'>
 >;
 
 export type ParentRow = Pick<TaskRow, 'id' | 'number' | 'title'>;
@@ -139,6 +147,7 @@ export interface DetailParts {
   /** Null when there is none or the caller cannot access it. */
   parent: ParentRow | null;
   subtaskCount: number;
+  attachmentCount: number;
 }
 
 /**
@@ -152,13 +161,14 @@ export async function findDetail(
 ): Promise<(DetailRow & { parts: DetailParts }) | undefined> {
   const [found] = await detailRow(db, { taskId, teamId: caller.teamId, userId: caller.userId });
   if (!found) return undefined;
-  const { assignees, task_lists, labels, parent, subtask_count, ...row } = found;
+  const { assignees, task_lists, labels, parent, subtask_count, attachment_count, ...row } = found;
   const parts: DetailParts = {
     assignees: fromJson(assignees).sort(byNameThenId),
     taskLists: fromJson(task_lists).sort((a, b) => a.id - b.id),
     labels: fromJson(labels).sort(byLabelName),
     parent: fromJson(parent) ?? null,
     subtaskCount: Number(subtask_count),
+    attachmentCount: Number(attachment_count),
   };
   return Object.assign(withAccess(row)!, { parts });
 }
@@ -246,6 +256,16 @@ export async function updateTask(db: Db, taskId: number, changes: TaskChanges): 
 
 /** Deletes a task; its subtasks stay and become top-level tasks. */
 export async function deleteTask(db: Db, taskId: number): Promise<void> {
+  // Its attachments' rows go with it (ON DELETE CASCADE): their bytes leave the team's quota now,
+  // and their files become orphans that the reconciliation deletes (attachments/reconcile.ts).
+  await db
+    .updateTable('teams')
+    .set({
+      attachment_bytes: sql`attachment_bytes - (select coalesce(sum(a.size), 0) from attachments a where a.task_id = ${taskId})`,
+    })
+    .where('id', '=', db.selectFrom('tasks').select('team_id').where('id', '=', taskId))
+    .where(sql<boolean>`exists (select 1 from attachments a where a.task_id = ${taskId})`)
+    .execute();
   await db
     .updateTable('tasks')
     .set((eb) => ({ parent_id: null, updated_at: new Date().toISOString(), version: eb('version', '+', 1) }))

@@ -21,6 +21,7 @@ export async function insertTeam(db: Db, name: string, setupPending = false): Pr
     event_counter: 0,
     created_at: new Date().toISOString(),
     setup_pending: setupPending ? 1 : 0,
+    attachment_bytes: 0,
   };
   await db.insertInto('teams').values(row).execute();
   return { id: row.id, name: row.name };

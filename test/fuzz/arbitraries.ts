@@ -26,6 +26,7 @@ export function refKindOf(name: string, schema: JsonSchema): RefKind | undefined
   if (/webhook/i.test(name)) return 'webhook';
   if (/^viewId$/.test(name)) return 'view';
   if (/^notificationId$/.test(name)) return 'notification';
+  if (/^attachmentId$/.test(name)) return 'attachment';
   if (/delivery/i.test(name)) return 'delivery';
   if (/status/i.test(name)) return 'status';
   if (/label/i.test(name)) return 'label';

@@ -21,6 +21,7 @@ export type RefKind =
   | 'webhook'
   | 'view'
   | 'notification'
+  | 'attachment'
   | 'delivery'
   | 'invitation'
   | 'invitationToken'

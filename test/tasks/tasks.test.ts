@@ -7,6 +7,7 @@ import { expectError, expectStatus, startTestServer, type TestServer } from '../
 
 const DETAIL_KEYS = [
   'assignees',
+  'attachmentCount', // issue 31: an extension, 0 without files
   'createdAt',
   'createdBy',
   'description',
@@ -85,6 +86,7 @@ describe('tasks', () => {
         parentId: null,
         parent: null,
         subtaskCount: 0,
+        attachmentCount: 0,
         createdAt: task.createdAt,
         updatedAt: task.createdAt,
         isCompleted: false,

@@ -4,7 +4,7 @@
  * owner when the body is built (right after the commit, unless the worker is behind); an object
  * the owner may no longer read, or that is gone, is only its identity: `{"id"}` for a list,
  * `{"id", "number"}` for a task (so a deletion is `{"id", "number"}`), `{"id", "taskId"}`
- * for a comment, `{"id"}` for a deleted workflow status or label (both are the team's: every member
+ * for a comment or an attachment, `{"id"}` for a deleted workflow status or label (both are the team's: every member
  * reads them as GET /v1/task-statuses and GET /v1/labels show them). What the owner may read is
  * decided by the same reads the API answers with, so a webhook never shows more than its owner's
  * own GET would. Nothing secret is ever in a body: task and list fields only.
@@ -13,9 +13,19 @@ import { namedIn, presentChanges } from '../../activity/activity.presenter.js';
 import { listsVisibleTo, peopleByIds } from '../../activity/activity.repository.js';
 import type { StoredChanges } from '../../changes/activity-entries.js';
 import type { Caller } from '../../caller.js';
+import { presentAttachment } from '../../attachments/attachments.presenter.js';
+import { findAttachment } from '../../attachments/attachments.repository.js';
 import { presentComment } from '../../comments/comments.presenter.js';
 import { findComment } from '../../comments/comments.repository.js';
-import type { ActivityChanges, Comment, Label, TaskDetail, TaskList, TaskStatus } from '../../contract/index.js';
+import type {
+  ActivityChanges,
+  Attachment,
+  Comment,
+  Label,
+  TaskDetail,
+  TaskList,
+  TaskStatus,
+} from '../../contract/index.js';
 import { WEBHOOK_TEST_EVENT } from '../../contract/webhooks.js';
 import { presentList } from '../../lists/lists.presenter.js';
 import { findList, isListMember } from '../../lists/lists.repository.js';
@@ -71,6 +81,18 @@ async function commentData(
   return comment ? withoutVersion(presentComment(comment)) : gone;
 }
 
+/** An attachment as GET /v1/attachments/{id} answers it: readable as its task is; `{"id", "taskId"}` once gone. */
+async function attachmentData(
+  db: Db,
+  owner: Caller,
+  event: { taskId: number; attachmentId: number },
+): Promise<Attachment | { id: number; taskId: number }> {
+  const gone = { id: event.attachmentId, taskId: event.taskId };
+  const task = await findDetail(db, owner, event.taskId);
+  const attachment = task?.accessible ? await findAttachment(db, owner.teamId, event.attachmentId) : undefined;
+  return attachment ? presentAttachment(attachment) : gone;
+}
+
 /** A workflow status as GET /v1/task-statuses shows it, or `{"id"}` once it is gone. */
 async function statusData(db: Db, owner: Caller, statusId: number): Promise<TaskStatus | { id: number }> {
   return (await findStatus(db, owner.teamId, statusId)) ?? { id: statusId };
@@ -109,17 +131,21 @@ export async function buildBody(db: Db, owner: Caller, webhookId: string, source
     taskId?: number;
     listId?: number;
     commentId?: number;
+    attachmentId?: number;
     statusId?: number;
     labelId?: number;
     number?: number;
     changes?: StoredChanges;
     userId?: string;
   };
-  let data: TaskData | CommentData | ListData | TaskStatus | Label | { id: number } | { webhookId: string };
+  let data:
+    TaskData | CommentData | Attachment | ListData | TaskStatus | Label | { id: number } | { webhookId: string };
   if (source.type === WEBHOOK_TEST_EVENT) data = { webhookId };
   else if (event.statusId !== undefined) data = await statusData(db, owner, event.statusId);
   else if (event.labelId !== undefined) data = await labelData(db, owner, event.labelId);
-  else if (event.commentId !== undefined && event.taskId !== undefined) {
+  else if (event.attachmentId !== undefined && event.taskId !== undefined) {
+    data = await attachmentData(db, owner, { taskId: event.taskId, attachmentId: event.attachmentId });
+  } else if (event.commentId !== undefined && event.taskId !== undefined) {
     const comment = { taskId: event.taskId, commentId: event.commentId };
     data = await commentData(db, owner, comment, source.type === 'comment.deleted');
   } else if (event.taskId !== undefined) {

@@ -65,6 +65,10 @@ function predicates(entry: ActivityEntry, reader: Reader): Part[][] {
       return [['edited ', ...commentLink(`${self.possessive} comment`, commentId, reader)]];
     case 'comment.deleted':
       return [['deleted ', ...deletedComment(entry, commentId, reader, self)]];
+    case 'attachment.added':
+      return [['attached ', { strong: entry.changes.attachment?.to?.name ?? 'a file' }]];
+    case 'attachment.removed':
+      return [['removed the file ', { strong: entry.changes.attachment?.from?.name ?? 'a file' }]];
     default: {
       const phrases = changePhrases(entry.changes, reader, self);
       // Every change was to lists the reader cannot see: the task changed, and nothing more is said.

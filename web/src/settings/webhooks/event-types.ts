@@ -14,6 +14,8 @@ const LABELS: Record<ChangeEventType, string> = {
   'comment.created': 'Comment added',
   'comment.updated': 'Comment edited',
   'comment.deleted': 'Comment deleted',
+  'attachment.created': 'File attached',
+  'attachment.deleted': 'File removed',
   'taskStatus.created': 'Status created',
   'taskStatus.updated': 'Status changed',
   'taskStatus.deleted': 'Status deleted',

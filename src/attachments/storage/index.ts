@@ -1,0 +1,24 @@
+/** The file store the configuration names: the disk (ATTACHMENTS_DIR) or, later, S3 (ATTACHMENTS_S3_URL). */
+import { join, resolve } from 'node:path';
+import type { Config } from '../../config.js';
+import { dataFolderOf } from '../../storage/database.js';
+import { DiskFileStore } from './disk-store.js';
+import type { FileStore } from './file-store.js';
+
+export { FileMissing, FileTooLarge, type FileStore, type StoredFile } from './file-store.js';
+
+/**
+ * The disk store's folder: ATTACHMENTS_DIR, else `attachments` beside the SQLite database file,
+ * else (PostgreSQL, or an in-memory SQLite database) `./data/attachments` from the working
+ * directory. Several processes on different machines need one store they all reach: S3.
+ */
+export function attachmentsDir(config: Pick<Config, 'attachments' | 'databaseUrl'>): string {
+  if (config.attachments.dir) return resolve(config.attachments.dir);
+  const beside = dataFolderOf(config.databaseUrl);
+  return beside ? join(beside, 'attachments') : resolve('data', 'attachments');
+}
+
+export function createFileStore(config: Pick<Config, 'attachments' | 'databaseUrl'>): FileStore {
+  // TODO(issue 31, S3): when config.attachments.s3Url is set, return the S3 store (./s3-store.ts) instead.
+  return new DiskFileStore(attachmentsDir(config));
+}
