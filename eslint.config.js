@@ -36,6 +36,7 @@ const LAYERS = [
   ['tasks'],
   ['activity'],
   ['comments'],
+  ['attachments'], // files on tasks: their storage (disk or S3) (issue 31)
   ['search'], // reads tasks and their comments, under the task-access rule
   ['invitations'],
   ['webhooks'],
