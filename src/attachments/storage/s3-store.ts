@@ -48,14 +48,15 @@ export interface S3FileStoreOptions {
 
 /** Counts and hashes what passes; fails with FileTooLarge at the first byte past `maxBytes`. */
 class Measure extends Transform {
-  size = 0;
+  /** Not `size`: lib-storage reads a body's `size` as its length in advance (as a Blob's). */
+  counted = 0;
   readonly #hash = createHash('sha256');
   constructor(readonly maxBytes: number) {
     super();
   }
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) {
+    this.counted += chunk.length;
+    if (this.counted > this.maxBytes) {
       callback(new FileTooLarge(`the file is larger than ${this.maxBytes} bytes`));
       return;
     }
@@ -125,7 +126,7 @@ export class S3FileStore implements FileStore {
       await this.#removeUpload(key, upload.uploadId);
       throw cause;
     }
-    return { size: measure.size, sha256: measure.digest() };
+    return { size: measure.counted, sha256: measure.digest() };
   }
 
   /** After a failed put: no multipart upload, no object. Each step idempotent. */
