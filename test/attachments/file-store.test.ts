@@ -144,8 +144,8 @@ for (const { name, start } of BACKENDS) {
       await store.delete('twenty');
     });
 
-    test('a 50 MB file streams through without being held in memory', async () => {
-      const size = 50 * MiB;
+    test('a 100 MiB file streams through without being held in memory', async () => {
+      const size = 100 * MiB;
       const file = generated(size);
       global.gc?.();
       const baseline = process.memoryUsage().rss;
@@ -158,10 +158,11 @@ for (const { name, start } of BACKENDS) {
       } finally {
         clearInterval(sampler);
       }
-      // A sanity bound, far above the parts in flight (3 × 5 MiB here) and far below the file:
-      // a put or get that held the file would pass 50 MB on its own.
+      // A sanity bound only (the benchmark measures: bench/experiments/upload-memory-s3.mjs). RSS
+      // grew by 23 to 48 MiB in runs of this test (parts in flight, s3rver's own buffers, heap
+      // the GC keeps), whatever the file's size; a put or get that held the file would add 100.
       const growth = (peak - baseline) / MiB;
-      assert.ok(growth < 45, `RSS grew by ${growth.toFixed(0)} MiB during a 50 MiB put and get`);
+      assert.ok(growth < 80, `RSS grew by ${growth.toFixed(0)} MiB during a 100 MiB put and get`);
       await store.delete('fifty');
     });
 
