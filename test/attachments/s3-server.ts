@@ -19,7 +19,7 @@ import S3rver from 's3rver';
 export interface TestS3Server {
   url: string;
   bucket: string;
-  /** The multipart uploads s3rver holds, read from its folder: [key, uploadId]. */
+  /** The multipart uploads s3rver holds, read from its folder (initiated: when its `key` file was written). */
   uploadsInProgress(): Promise<{ key: string; uploadId: string; initiated: Date }[]>;
   close(): Promise<void>;
 }
@@ -37,7 +37,7 @@ export async function startS3Server({ bucket = 'attachments' } = {}): Promise<Te
       ids.map(async (uploadId) => {
         try {
           const key = await readFile(join(uploadsDir, uploadId, 'key'), 'utf8');
-          return { key, uploadId, initiated: (await stat(join(uploadsDir, uploadId))).birthtime };
+          return { key, uploadId, initiated: (await stat(join(uploadsDir, uploadId, 'key'))).mtime };
         } catch {
           return undefined; // completed or aborted meanwhile
         }
