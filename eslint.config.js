@@ -36,7 +36,7 @@ const LAYERS = [
   ['tasks'],
   ['activity'],
   ['comments'],
-  ['attachments'], // files on tasks (issue 31): the rows, the file stores (storage/), the reconciliation
+  ['attachments'], // files on tasks (issue 31): the rows, the file stores (storage/: disk or S3), the reconciliation
   ['search'], // reads tasks and their comments, under the task-access rule
   ['invitations'],
   ['webhooks'],
