@@ -24,7 +24,18 @@ const ENGINE_DRIVERS = [
  * its own, so the resources' order is held too. A folder missing here is an error: place it.
  */
 const LAYERS = [
-  ['contract', 'storage', 'jobs', 'caller.ts', 'clock.ts', 'config.ts', 'ids.ts', 'pages.ts', 'secret-hash.ts'],
+  [
+    'contract',
+    'storage',
+    'jobs',
+    'caller.ts',
+    'clock.ts',
+    'config.ts',
+    'ids.ts',
+    'pages.ts',
+    's3-config.ts',
+    'secret-hash.ts',
+  ],
   ['changes'], // the outbox and every row a change leaves behind; the bridge to the bus
   ['http'], // what every request shares; knows no resource
   ['team'], // identity: teams, users, roles, passwords

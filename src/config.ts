@@ -3,6 +3,7 @@
  * Nothing else in tasklane reads `process.env`; every bad variable is reported at once.
  */
 import { isIP } from 'node:net';
+import { parseS3Url } from './s3-config.js';
 
 export interface Config {
   readonly databaseUrl: string;
@@ -230,7 +231,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     attachments: Object.freeze({
       dir: env.ATTACHMENTS_DIR?.trim() || null,
-      s3Url: env.ATTACHMENTS_S3_URL?.trim() || null,
+      // Checked here (its problems reported with the rest); attachments/storage/ builds the store from it.
+      s3Url: parseS3Url(env.ATTACHMENTS_S3_URL, problems) ? env.ATTACHMENTS_S3_URL!.trim() : null,
       maxFileBytes: integer('ATTACHMENTS_MAX_FILE_BYTES', 25 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
       teamQuotaBytes: integer('ATTACHMENTS_TEAM_QUOTA_BYTES', 10 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
       orphanGraceSeconds: integer('ATTACHMENTS_ORPHAN_GRACE_SECONDS', 3600, 0, 365 * 86_400),

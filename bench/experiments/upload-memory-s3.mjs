@@ -15,7 +15,7 @@ import { clearInterval, setInterval } from 'node:timers';
 
 const root = new URL('../..', import.meta.url).pathname;
 const { S3FileStore } = await import(`${root}/dist/src/attachments/storage/s3-store.js`);
-const { parseS3Url } = await import(`${root}/dist/src/attachments/storage/s3-config.js`);
+const { parseS3Url } = await import(`${root}/dist/src/s3-config.js`);
 
 const MiB = 1024 * 1024;
 const size = Number(process.env.SIZE_MB ?? 1024) * MiB;

@@ -32,7 +32,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { FileMissing, FileTooLarge, type FileStore, type StoredFile } from './file-store.js';
-import type { S3Config } from './s3-config.js';
+import type { S3Config } from '../../s3-config.js';
 
 /** 8 MiB parts: S3's minimum is 5 MiB; 10,000 parts of 8 MiB is 78 GiB, far past any attachment. */
 export const PART_SIZE = 8 * 1024 * 1024;
