@@ -113,22 +113,12 @@ describeInBrowser('Due-date reminders: one arrives in the inbox', () => {
   let ben: Page;
   const day = 24 * 60 * 60 * 1000;
   const dueDate = new Date(Date.now() + 20 * day).toISOString().slice(0, 10);
-  /** How long before 09:00 UTC on the due date the server's clock reads as it starts. */
-  const LEAD_MS = 8_000;
-  /** When the server's clock reaches the reminder's 09:00, by this process's clock. */
-  let nine = 0;
 
   before(async () => {
     requireBrowser();
     run.browser = await launchBrowser();
-    run.workspace = await startWorkspace(() => {
-      nine = Date.now() + LEAD_MS;
-      return {
-        SCHEDULED_JOBS: 'on',
-        JOBS_POLL_MS: '100',
-        TASKLANE_CLOCK_OFFSET_MS: String(Date.parse(`${dueDate}T09:00:00Z`) - LEAD_MS - Date.now()),
-      };
-    });
+    // The real time at first: the reminder is planned for 09:00 on a day weeks ahead.
+    run.workspace = await startWorkspace({ SCHEDULED_JOBS: 'on', JOBS_POLL_MS: '100' });
   });
 
   after(async () => {
@@ -136,7 +126,7 @@ describeInBrowser('Due-date reminders: one arrives in the inbox', () => {
     await run.workspace?.close();
   });
 
-  it('at 09:00 on the due day, the assignee’s bell counts the reminder live and the inbox says the task is due', async () => {
+  it('at 09:00 on the due day, the assignee’s bell counts the reminder and the inbox says the task is due', async () => {
     const { api, ben: person } = run.workspace;
     // Ben assigns it to himself, so the reminder is the only notification he gets.
     const list = (await api(person, 'POST', '/v1/lists', { name: 'Accounts', sharedWithTeam: true })).body;
@@ -150,9 +140,20 @@ describeInBrowser('Due-date reminders: one arrives in the inbox', () => {
     ).body;
     assert.ok(task.id, 'the task is made');
     ben = await openPage(run, person);
-    // Signed in before 09:00 (unless this machine is very slow): nothing yet, and the reminder comes live.
-    if (Date.now() < nine - 1_000) assert.equal(await bell(ben).getAttribute('aria-label'), 'Inbox, nothing unread');
-    else console.log('# signed in only after the reminder was due: its live arrival is not seen');
+    assert.equal(await bell(ben).getAttribute('aria-label'), 'Inbox, nothing unread');
+    // The server restarts on the same port with its clock at 09:00 on the due day, however long
+    // this machine took to get here: the planned reminder fires as it starts. (The bell's live
+    // update is e2e/inbox.e2e.test.ts's; here the page is opened again on the restarted server.)
+    await run.workspace.restart({
+      SCHEDULED_JOBS: 'on',
+      JOBS_POLL_MS: '100',
+      TASKLANE_CLOCK_OFFSET_MS: String(Date.parse(`${dueDate}T09:00:00.500Z`) - Date.now()),
+    });
+    await eventually(async () => {
+      const { body } = await api(person, 'GET', '/v1/notifications?unread=true');
+      assert.equal(body.items.length, 1, 'the reminder fired');
+    }, 20_000);
+    await ben.reload();
 
     await eventually(async () => assert.equal(await bell(ben).getAttribute('aria-label'), 'Inbox, 1 unread'), 20_000);
     await bell(ben).click();

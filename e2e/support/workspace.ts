@@ -29,16 +29,16 @@ export interface Workspace {
   cy: Person;
   /** A request with an API key; answers status and JSON body. */
   api(person: Person, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /**
+   * Stops the server and starts it again on the same port and database with these settings (a
+   * clock moved on): open pages reconnect to it as to a server restarted by its operator.
+   */
+  restart(env: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 
-/**
- * `env`: more settings for the server (a suite's webhooks, say); a function is called just before
- * the server starts (a clock offset that must be measured from then, not from before the set-up).
- */
-export async function startWorkspace(
-  env: Record<string, string> | (() => Record<string, string>) = {},
-): Promise<Workspace> {
+/** `env`: more settings for the server (a suite's webhooks, say). */
+export async function startWorkspace(env: Record<string, string> = {}): Promise<Workspace> {
   const database: TempDatabase = await tempDatabase();
   const url = database.url;
   const rocket = await admin(url, 'org', 'create', '--name', 'Rocket');
@@ -58,8 +58,7 @@ export async function startWorkspace(
 
   let server: Serving | undefined;
   try {
-    const more = typeof env === 'function' ? env() : env;
-    server = await serve(url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error', ...more });
+    server = await serve(url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error', ...env });
   } catch (error) {
     await database.remove();
     throw error;
@@ -82,6 +81,11 @@ export async function startWorkspace(
       });
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : null };
+    },
+    async restart(more) {
+      await server?.stop();
+      server = undefined;
+      server = await serve(url, { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error', ...more, PORT: new URL(base).port });
     },
     async close() {
       await server?.stop();
