@@ -95,16 +95,8 @@ export async function releaseBytes(db: Db, teamId: string, size: number): Promis
     .execute();
 }
 
-export interface NewAttachment {
-  teamId: string;
-  taskId: number;
-  storageKey: string;
-  name: string;
-  size: number;
-  contentType: string;
-  sha256: string;
-  uploadedBy: { id: string; name: string };
-}
+/** An attachment before its row exists: all but what the insert gives it. */
+export type NewAttachment = Omit<AttachmentRecord, 'id' | 'createdAt'>;
 
 export async function insertAttachment(db: Db, values: NewAttachment): Promise<AttachmentRecord> {
   const row = await db
