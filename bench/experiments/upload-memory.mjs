@@ -1,10 +1,11 @@
 // Memory and throughput of a large attachment upload (issue 31): starts the built `tasklane serve`
-// on a temporary SQLite database, streams one MB-sized multipart upload of SIZE_MB (default 200)
-// to it, and prints the server's resident memory before and at its peak (VmHWM, Linux) and the
-// upload's throughput. The file must stream: the peak should stay within ~50 MB of the start.
+// on a temporary SQLite database, streams one multipart upload of SIZE_MB (default 200) to it,
+// and prints the server's resident memory before and at its peak (VmHWM, Linux) and the upload's
+// throughput. The file must stream: the peak should stay within 50 MB of the start.
+// STORE=s3 stores it in an s3rver bucket (test/attachments/s3-server.ts, in a child process of
+// its own, so its memory is not the server's) instead of the disk.
 //
-//   npx tsc -p tsconfig.json && node bench/experiments/upload-memory.mjs
-//   SIZE_MB=500 node bench/experiments/upload-memory.mjs
+//   npx tsc -p tsconfig.json && [SIZE_MB=1024] [STORE=disk|s3] node bench/experiments/upload-memory.mjs
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +18,25 @@ const root = new URL('../..', import.meta.url).pathname;
 const sizeMb = Number(process.env.SIZE_MB ?? 200);
 const size = sizeMb * 1024 * 1024;
 const dir = mkdtempSync(join(tmpdir(), 'tasklane-upload-bench-'));
+const onS3 = process.env.STORE === 's3';
+
+/** An s3rver bucket in a child process: its ATTACHMENTS_S3_URL and how to stop it. */
+async function startS3Child() {
+  const server = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { startS3Server } = await import(${JSON.stringify(`${root}/dist/test/attachments/s3-server.js`)});
+       const s = await startS3Server(); console.log(s.url);
+       process.on('SIGTERM', async () => { await s.close(); process.exit(0); });`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await new Promise((resolve) => server.stdout.once('data', (line) => resolve(line.toString().trim())));
+  return { url, stop: () => new Promise((r) => (server.kill('SIGTERM'), server.once('exit', r))) };
+}
+const s3 = onS3 ? await startS3Child() : undefined;
 
 const memory = (pid) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -24,7 +44,8 @@ const memory = (pid) => {
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 };
 
-const child = spawn(process.execPath, [join(root, 'bin', 'tasklane.js'), 'serve'], {
+// With the Node.js flags `tasklane`'s #! line gives it (bin/tasklane.js), as in production.
+const child = spawn(process.execPath, ['--max-semi-space-size=4', join(root, 'bin', 'tasklane.js'), 'serve'], {
   env: {
     ...process.env,
     DATABASE_URL: `sqlite:${join(dir, 'tasklane.db')}`,
@@ -33,6 +54,7 @@ const child = spawn(process.execPath, [join(root, 'bin', 'tasklane.js'), 'serve'
     RATE_LIMIT_PER_MINUTE: '0',
     ATTACHMENTS_MAX_FILE_BYTES: String(size + 1024),
     REQUEST_TIMEOUT_MS: '3600000',
+    ...(s3 ? { ATTACHMENTS_S3_URL: s3.url } : {}),
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -92,13 +114,15 @@ try {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const after = memory(child.pid);
   console.log(`upload: ${answer.status} ${answer.text.slice(0, 120)}`);
+  console.log(`store: ${onS3 ? 's3rver' : 'disk'} (node ${process.version})`);
   console.log(`size: ${sizeMb} MB in ${seconds.toFixed(2)} s = ${(sizeMb / seconds).toFixed(1)} MB/s`);
   console.log(
-    `server RSS: ${before.rssMb.toFixed(1)} MB before (peak so far ${before.peakMb.toFixed(1)} MB), ` +
-      `peak during the upload ${after.peakMb.toFixed(1)} MB: +${(after.peakMb - before.peakMb).toFixed(1)} MB`,
+    `server RSS: ${before.rssMb.toFixed(1)} MB idle before it (start-up's peak ${before.peakMb.toFixed(1)} MB), ` +
+      `peak during the upload ${after.peakMb.toFixed(1)} MB: +${(after.peakMb - before.rssMb).toFixed(1)} MB over idle`,
   );
 } finally {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
+  await s3?.stop();
   rmSync(dir, { recursive: true, force: true });
 }

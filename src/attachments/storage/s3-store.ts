@@ -4,7 +4,7 @@
  * put() streams the body through a Transform that counts its bytes and hashes them (SHA-256)
  * into lib-storage's `Upload`: one PutObject for a file smaller than a part, else a multipart
  * upload of PART_SIZE parts, QUEUE_SIZE of them in flight, so a put holds at most about
- * (QUEUE_SIZE + 1) × PART_SIZE in memory whatever the file's size.
+ * (QUEUE_SIZE + 2) × PART_SIZE in memory whatever the file's size.
  *
  * Past `maxBytes`, or on any error of the body or of S3, the Transform fails the stream, and
  * put() waits until the Upload has settled: lib-storage lets its parts in flight finish and then
@@ -34,10 +34,15 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { FileMissing, FileTooLarge, type FileStore, type StoredFile } from './file-store.js';
 import type { S3Config } from '../../s3-config.js';
 
-/** 8 MiB parts: S3's minimum is 5 MiB; 10,000 parts of 8 MiB is 78 GiB, far past any attachment. */
-export const PART_SIZE = 8 * 1024 * 1024;
+/**
+ * 5 MiB parts, S3's least (10,000 of them are 48 GiB, far past any attachment), one in flight:
+ * lib-storage holds a part being filled, its concatenation and the part in flight, so this is
+ * what keeps a 1 GiB upload's peak within 50 MB of idle (8 MiB and 2 in flight: +81 MB), at the
+ * same throughput on loopback (BENCHMARKS.md, issue 31).
+ */
+export const PART_SIZE = 5 * 1024 * 1024;
 /** Parts in flight at once. */
-export const QUEUE_SIZE = 2;
+export const QUEUE_SIZE = 1;
 
 export interface S3FileStoreOptions {
   /** Overrides PART_SIZE (at least 5 MiB). */
