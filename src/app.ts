@@ -23,6 +23,7 @@ import { LOG_REDACTION } from './http/log-redaction.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { answerClientError } from './http/timeouts.js';
+import { bodyDeadline } from './http/body-deadline.js';
 import { registerUnknownQueryCheck } from './http/unknown-query.js';
 import { validationMessage, validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web.js';
@@ -120,6 +121,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     frameworkErrors: handleError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('hub', hub);
+  // First of all hooks: the deadline runs from the headers, whatever else happens to the request.
+  app.addHook('onRequest', bodyDeadline(config.requestTimeoutMs));
   app.decorateRequest('store', null as unknown as Store);
   app.addHook('onRequest', async (request) => {
     request.store = store;

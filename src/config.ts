@@ -73,6 +73,8 @@ export interface AttachmentsConfig {
   readonly teamQuotaBytes: number;
   /** How old a stored file no row names must be before the reconciliation deletes it. */
   readonly orphanGraceSeconds: number;
+  /** How long an upload's body may take to arrive, once its caller may make it (http/body-deadline.ts). */
+  readonly uploadTimeoutMs: number;
 }
 
 /** How this process sends notification email; null transport: email is off. Durations in milliseconds. */
@@ -236,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxFileBytes: integer('ATTACHMENTS_MAX_FILE_BYTES', 25 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
       teamQuotaBytes: integer('ATTACHMENTS_TEAM_QUOTA_BYTES', 10 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
       orphanGraceSeconds: integer('ATTACHMENTS_ORPHAN_GRACE_SECONDS', 3600, 0, 365 * 86_400),
+      uploadTimeoutMs: integer('ATTACHMENTS_UPLOAD_TIMEOUT_MS', HOUR, 100, 24 * HOUR),
     }),
     clockOffsetMs: signedInteger('TASKLANE_CLOCK_OFFSET_MS', 0, -100 * 365 * DAY, 100 * 365 * DAY),
   };
@@ -382,6 +385,9 @@ function parsePublicUrl(raw: string | undefined, problems: string[]): string | n
 function checkTimeouts(config: Config, problems: string[]): void {
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     problems.push('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
+  }
+  if (config.attachments.uploadTimeoutMs < config.requestTimeoutMs) {
+    problems.push('ATTACHMENTS_UPLOAD_TIMEOUT_MS must not be shorter than REQUEST_TIMEOUT_MS');
   }
   if (config.connectionTimeoutMs <= config.eventsHeartbeatSeconds * 1000) {
     // An event stream is quiet between heartbeats; a shorter idle timeout would cut every stream.

@@ -4,59 +4,12 @@
  * holds at most 1,000 ids; and slow or idle clients are disconnected, while event streams live on.
  */
 import assert from 'node:assert/strict';
-import net from 'node:net';
+import type net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.js';
 import { createTestTeam, type Actor } from './factories.js';
 import { configProblems, expectError, expectStatus, startTestServer, type TestServer } from './harness.js';
-
-/** What a raw connection saw: every byte the server sent, and when (ms after connecting) it closed. */
-interface RawResult {
-  text: string;
-  closedAfterMs: number | null;
-}
-
-/**
- * Opens a TCP connection, lets `talk` write to it, and collects the answer until the server
- * closes the connection or `waitMs` passes (then `closedAfterMs` is null).
- */
-function rawExchange(url: string, talk: (socket: net.Socket) => void, waitMs: number): Promise<RawResult> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(port), hostname);
-    const started = Date.now();
-    let text = '';
-    const finish = (closedAfterMs: number | null) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ text, closedAfterMs });
-    };
-    const timer = setTimeout(() => finish(null), waitMs);
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('error', () => {}); // a reset after the answer is still a close
-    socket.on('close', () => finish(Date.now() - started));
-    socket.on('connect', () => talk(socket));
-  });
-}
-
-/** Splits a raw HTTP/1.1 answer into status and (de-chunked when needed) JSON body. */
-function parseAnswer(text: string): { status: number; body: unknown } {
-  const [head = '', rest = ''] = text.split('\r\n\r\n', 2);
-  const status = Number(head.match(/^HTTP\/1\.1 (\d{3})/)?.[1]);
-  let payload = rest;
-  if (/transfer-encoding: chunked/i.test(head)) {
-    payload = '';
-    for (let at = 0; ;) {
-      const end = rest.indexOf('\r\n', at);
-      const size = parseInt(rest.slice(at, end), 16);
-      if (!size) break;
-      payload += rest.slice(end + 2, end + 2 + size);
-      at = end + 2 + size + 2;
-    }
-  }
-  return { status, body: payload ? JSON.parse(payload) : undefined };
-}
+import { parseAnswer, rawExchange } from './raw-exchange.js';
 
 /** Writes `text` one byte at a time, `everyMs` apart, until it is sent or the socket closes. */
 function dribble(socket: net.Socket, text: string, everyMs: number): void {

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../http/app-types.js';
+import { extendBodyDeadline } from '../http/body-deadline.js';
 import { AppError } from '../http/errors.js';
 import { validatorCompiler } from '../http/validation.js';
 import { errorResponses } from '../contract/common.js';
@@ -40,6 +41,7 @@ export const attachmentsRoutes = (files: FileStore) =>
       maxFileBytes: deps.config.attachments.maxFileBytes,
       teamQuotaBytes: deps.config.attachments.teamQuotaBytes,
     };
+    const { uploadTimeoutMs } = deps.config.attachments;
     // In this module's scope only: elsewhere a multipart body stays a 415. The file is read as a
     // stream (request.file()); BODY_LIMIT_BYTES does not apply to it, the file limit does.
     await app.register(multipart, { throwFileSizeLimit: false });
@@ -66,6 +68,9 @@ export const attachmentsRoutes = (files: FileStore) =>
           if (!request.isMultipart()) {
             throw new AppError('unsupportedMediaType', 'Send the file as multipart/form-data, in the field "file".');
           }
+          // A large file over a slow link takes longer than REQUEST_TIMEOUT_MS; only now that
+          // the caller may attach to this task does its upload get longer.
+          extendBodyDeadline(request, reply, uploadTimeoutMs);
           const part = await request.file({
             // One more byte than any upload may have: the store's own limit (the smaller of the
             // file limit and the quota left) always stops it first, and says which.
