@@ -113,8 +113,9 @@ export class FileCopy {
     }
     this.#put.push(file.storageKey);
     if (stored.size !== file.size || stored.sha256 !== file.sha256) {
-      // Never leave a wrong file under a key a row names.
+      // Never leave a wrong file under a key a row names. Counted as put until it is gone.
       await this.target.delete(file.storageKey);
+      this.#put.pop();
       throw new FileCopyFailed(
         `${name} in the source file store differs from its row: ${stored.size} bytes with sha256 ${stored.sha256}, ` +
           `where the row records ${file.size} bytes with sha256 ${file.sha256}`,
