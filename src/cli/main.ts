@@ -8,8 +8,10 @@ const USAGE = `usage:
   tasklane serve                 serve the API (docs/configuration.md: the environment)
   tasklane admin <command> …     administer the database named by DATABASE_URL
                                  (run "tasklane admin help" for the commands)
-  tasklane migrate-data --from URL --to URL
-                                 copy a whole database into an empty one (e.g. SQLite → PostgreSQL)`;
+  tasklane migrate-data --from URL --to URL [--files-from STORE --files-to STORE]
+                                 copy a whole database into an empty one (e.g. SQLite → PostgreSQL),
+                                 and with --files-* the attachments' files (STORE: a folder, or an
+                                 https:// S3 URL as ATTACHMENTS_S3_URL); without --to, only the files`;
 
 /**
  * Runs one command with `io` (this process's streams and environment unless given); resolves to

@@ -41,7 +41,8 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   // A task's history and discussion (migration 0012).
   { table: 'task_activity', key: ['id'] },
   { table: 'task_comments', key: ['id'] },
-  // Attachments' rows (migration 0024); their files are in the file store, which is not moved.
+  // Attachments' rows (migration 0024); their files are in a file store, which migrate-data moves
+  // only when given --files-from and --files-to (attachments/copy-files.ts, through beforeCommit).
   { table: 'attachments', key: ['id'] },
   // The outbox too, so clients resume their event streams across the move.
   // The lists' member snapshots that events name (migration 0020); which one is each list's
@@ -220,11 +221,16 @@ function sameColumns(table: string, source: CatalogColumn[], target: CatalogColu
  * Copies `source` into `target`: migrates the target, then in one transaction refuses it unless
  * empty, copies every table of COPIED_TABLES, reads each back and compares, and carries every
  * generated id's high-water mark over. Any failure rolls the whole copy back.
+ *
+ * `beforeCommit` runs inside that transaction once every table is verified: work that must
+ * succeed for the copy to count (migrate-data copies the attachments' files there), so that its
+ * failure, too, leaves the target without rows.
  */
 export async function copyDatabase(
   source: Snapshot,
   target: Store,
   onProgress: (progress: CopyProgress) => void = () => {},
+  beforeCommit: () => Promise<void> = async () => {},
 ): Promise<CopyReport> {
   await checkSource(source);
   await migrateToLatest(target);
@@ -275,6 +281,8 @@ export async function copyDatabase(
         report.copied[table] = copied.rows;
         if (copied.rows > 0) report.checksums[table] = copied.digest().slice(0, 16);
       }
+
+      await beforeCommit();
 
       // Last, once all else is verified: PostgreSQL's setval is not undone by a rollback.
       await setSerialHighWater(trx, target.dialect, highWater);
