@@ -238,7 +238,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxFileBytes: integer('ATTACHMENTS_MAX_FILE_BYTES', 25 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
       teamQuotaBytes: integer('ATTACHMENTS_TEAM_QUOTA_BYTES', 10 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
       orphanGraceSeconds: integer('ATTACHMENTS_ORPHAN_GRACE_SECONDS', 3600, 0, 365 * 86_400),
-      uploadTimeoutMs: integer('ATTACHMENTS_UPLOAD_TIMEOUT_MS', HOUR, 100, 24 * HOUR),
+      // Shorter than the orphan grace (1 h), so an upload still arriving is never taken for an orphan.
+      uploadTimeoutMs: integer('ATTACHMENTS_UPLOAD_TIMEOUT_MS', 30 * 60 * 1000, 100, 24 * HOUR),
     }),
     clockOffsetMs: signedInteger('TASKLANE_CLOCK_OFFSET_MS', 0, -100 * 365 * DAY, 100 * 365 * DAY),
   };
