@@ -1,12 +1,12 @@
 /**
  * Issue 31's attachments in headless Chromium against the real `tasklane serve` (files capped at
  * 4 KB by ATTACHMENTS_MAX_FILE_BYTES): a file chosen with "Attach file" shows with its thumbnail,
- * size and uploader, and reaches a teammate's open page live; one over the limit is refused with
- * the server's reason; a screenshot pasted into the comment composer is attached and referred to,
- * and the posted comment shows it inline; a file dropped on the task is attached; deletion asks
- * first and is offered only to the uploader and the team's owners and admins; someone the task is
- * not shared with cannot read a file's content. Axe and 390 / 1400 px widths on the section.
- * Screenshots go to test-artifacts/ (31-*.png).
+ * size and uploader, and reaches a teammate's open page live; one over the limit, and one past the
+ * team's quota, are refused with the server's reason; a screenshot pasted into the comment
+ * composer is attached and referred to, and the posted comment shows it inline; a file dropped on
+ * the task is attached; deletion asks first and is offered only to the uploader and the team's
+ * owners and admins; someone the task is not shared with cannot read a file's content. Axe and
+ * 390 / 1400 px widths on the section. Screenshots go to test-artifacts/ (31-*.png).
  *
  * The tests share one workspace and run in order.
  */
@@ -188,6 +188,22 @@ describeInBrowser('attachments in a real browser', () => {
     await gone(itemOf(ada, 'notes.txt'));
     await gone(itemOf(ben, 'notes.txt'));
     assert.equal(await attachmentNamed('notes.txt'), undefined);
+  });
+
+  it('a file past the team’s quota is refused with the server’s reason', async () => {
+    // The server restarted with room for 10 bytes more than the two images kept so far.
+    const quota = 2 * PNG.length + 10;
+    await workspace.restart({
+      ATTACHMENTS_MAX_FILE_BYTES: String(MAX_FILE_BYTES),
+      ATTACHMENTS_TEAM_QUOTA_BYTES: String(quota),
+    });
+    await sectionOf(ada)
+      .getByLabel('Attach file')
+      .setInputFiles({ name: 'list.txt', mimeType: 'text/plain', buffer: Buffer.from('x'.repeat(100)) });
+    const alert = sectionOf(ada).getByRole('alert');
+    await visible(alert.getByText('“list.txt” was not attached:', { exact: false }));
+    assert.match(await alert.innerText(), new RegExp(`does not fit in the team's attachment quota of ${quota} bytes`));
+    assert.equal(await attachmentNamed('list.txt'), undefined);
   });
 
   it('someone the task is not shared with cannot read a file, though signed in', async () => {
