@@ -1,54 +1,24 @@
 /**
- * The parts of a task's page fetched as chunks of their own the first time a task is opened
- * (lib/lazy.ts), so the first screen (a list, My tasks) does not download them (the JS budget):
- * its timeline and its attachments. Until a chunk arrives its section shows its heading and
- * "Loading…", or why it could not be fetched.
+ * A task's attachments and timeline (task-sections.tsx), fetched as a chunk of their own the first
+ * time a task is opened: the first screen (a list, My tasks) does not download them (the JS budget).
  */
-import type { ComponentType } from 'preact';
 import type { TaskDetail } from '@contract';
-import { lazy, useLazy, type Loader } from '../lib/lazy';
+import { lazy, useLazy } from '../lib/lazy';
 import { ErrorNote } from '../ui/ErrorNote';
 
-type TaskSection = ComponentType<{ task: TaskDetail }>;
+const loadTaskSections = lazy(() => import('./task-sections').then((module) => module.TaskSections));
 
-const loadTimeline: Loader<{ task: TaskDetail }> = lazy(() =>
-  import('../timeline/Timeline').then((module) => module.Timeline),
-);
-const loadAttachments: Loader<{ task: TaskDetail }> = lazy(() =>
-  import('./Attachments').then((module) => module.Attachments),
-);
-
-function LazySection({
-  task,
-  loader,
-  title,
-  name,
-}: {
-  task: TaskDetail;
-  loader: Loader<{ task: TaskDetail }>;
-  title: string;
-  name: string;
-}) {
-  const Section: TaskSection | null | 'failed' = useLazy(loader);
-  if (Section && Section !== 'failed') return <Section task={task} />;
+export function LazyTaskSections({ task }: { task: TaskDetail }) {
+  const TaskSections = useLazy(loadTaskSections);
+  if (TaskSections && TaskSections !== 'failed') return <TaskSections task={task} />;
   return (
-    <section class={`${name}-section`} aria-labelledby={`${name}-loading-heading`} aria-busy={!Section}>
-      <h2 id={`${name}-loading-heading`}>{title}</h2>
-      {Section ? (
-        <ErrorNote
-          message={`The ${title.toLowerCase()} could not be loaded. Check your connection and reload the page.`}
-        />
+    <section class="timeline-section" aria-labelledby="timeline-loading-heading" aria-busy={!TaskSections}>
+      <h2 id="timeline-loading-heading">Attachments and activity</h2>
+      {TaskSections ? (
+        <ErrorNote message="The attachments and activity could not be loaded. Check your connection and reload the page." />
       ) : (
         <p class="muted">Loading…</p>
       )}
     </section>
   );
 }
-
-export const LazyTimeline = ({ task }: { task: TaskDetail }) => (
-  <LazySection task={task} loader={loadTimeline} title="Activity" name="timeline" />
-);
-
-export const LazyAttachments = ({ task }: { task: TaskDetail }) => (
-  <LazySection task={task} loader={loadAttachments} title="Attachments" name="attachments" />
-);

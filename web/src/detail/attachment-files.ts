@@ -1,6 +1,7 @@
 /**
  * The pure rules of a task's attachments: which are shown as images, sizes in words, the Markdown
- * a comment refers to one with, and which image sources are a task's attachments.
+ * a comment refers to one with. (Which image sources are attachments: attachment-source.ts, in the
+ * Markdown renderer's chunk.)
  */
 
 /** Raster images, which the server serves inline (docs/api.md); SVG and the rest download. */
@@ -24,8 +25,6 @@ export function humanSize(bytes: number): string {
 /** The path of an attachment's bytes (`GET /v1/attachments/{id}/content`). */
 export const contentPath = (attachmentId: number) => `/v1/attachments/${attachmentId}/content`;
 
-const CONTENT_PATH = /^\/v1\/attachments\/\d+\/content$/;
-
 /**
  * A comment's reference to an attachment: an image for raster images (shown inline), a link
  * otherwise. Brackets and backslashes in the name are escaped so the name stays the link's text.
@@ -33,19 +32,4 @@ const CONTENT_PATH = /^\/v1\/attachments\/\d+\/content$/;
 export function markdownReference(attachment: { id: number; name: string; contentType: string }): string {
   const text = attachment.name.replace(/[\\[\]]/g, (character) => `\\${character}`);
   return `${isRasterImage(attachment.contentType) ? '!' : ''}[${text}](${contentPath(attachment.id)})`;
-}
-
-/**
- * An image source that is one of this server's attachments: `/v1/attachments/<digits>/content`
- * on the page's own origin, with no query or fragment. Protocol-relative (`//host/…`) and other
- * hosts' URLs are not, whatever their path.
- */
-export function isAttachmentImageSource(source: string, pageOrigin: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(source, pageOrigin);
-  } catch {
-    return false;
-  }
-  return url.origin === pageOrigin && CONTENT_PATH.test(url.pathname) && !url.search && !url.hash;
 }

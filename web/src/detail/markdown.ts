@@ -10,7 +10,7 @@
  */
 import DOMPurify from 'dompurify';
 import MarkdownIt, { type StateCore } from 'markdown-it';
-import { isAttachmentImageSource } from './attachment-files';
+import { isAttachmentImageSource } from './attachment-source';
 
 const markdown = new MarkdownIt('commonmark').enable(['table', 'strikethrough']);
 markdown.core.ruler.after('inline', 'task_lists', taskLists);
