@@ -31,7 +31,10 @@ export default defineConfig({
     // box and command palette (about 0.9 KiB), saved views and sortable column headers (1.1 KiB).
     // 110: issue 30 came on top of an app at 105.0 of 105: Settings → Notifications (1.1 KiB of
     // the first load) and the unsubscribe page (a 0.7 KiB chunk); the inbox and its bell are next.
-    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 110 }),
+    // 113: issue 31 came on top of an app at 109.97 of 110 (29 bytes left): a task's attachments
+    // (2.3 KiB, in the chunk that holds the timeline, loaded when a task is opened; the composer's
+    // drop and paste with it) make 112.2. The first load grew 2 bytes (35,768 of 35,840).
+    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 113 }),
     serverCodeGuard({ root, allow: ['src/contract/enums.ts'] }),
   ],
   server: {

@@ -14,7 +14,7 @@ import { ErrorNote } from '../ui/ErrorNote';
 import { Link } from '../ui/Link';
 import { useNotify } from '../ui/notices';
 import { DescriptionEditor } from './DescriptionEditor';
-import { LazyTimeline } from './LazyTimeline';
+import { LazyTaskSections } from './LazyTaskSections';
 import { Subtasks } from './Subtasks';
 import { TitleField } from './TitleField';
 import { useLiveTask } from './use-live-task';
@@ -151,7 +151,7 @@ export function TaskDetailPage({ taskId }: { taskId: number }) {
 
       <DescriptionEditor taskId={taskId} description={task.description} etag={etag} onSaved={reload} />
       <Subtasks task={task} />
-      <LazyTimeline task={task} />
+      <LazyTaskSections task={task} />
 
       <footer class="danger-zone">
         <ConfirmButton label="Delete task" confirmLabel="Delete permanently" onConfirm={() => void remove()} />

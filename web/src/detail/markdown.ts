@@ -10,6 +10,7 @@
  */
 import DOMPurify from 'dompurify';
 import MarkdownIt, { type StateCore } from 'markdown-it';
+import { isAttachmentImageSource } from './attachment-source';
 
 const markdown = new MarkdownIt('commonmark').enable(['table', 'strikethrough']);
 markdown.core.ruler.after('inline', 'task_lists', taskLists);
@@ -50,6 +51,13 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   // An image written as raw HTML without a text is passed over, not read out by its file name
   // (Markdown's own images always have one).
   if (node.tagName === 'IMG' && !node.hasAttribute('alt')) node.setAttribute('alt', '');
+  // A task's attachment (`![shot.png](/v1/attachments/12/content)`) shows inline, fetched with the
+  // session cookie when scrolled to, and fits the column. Other images are left as they were.
+  const source = node.tagName === 'IMG' ? node.getAttribute('src') : null;
+  if (source !== null && isAttachmentImageSource(source, location.origin)) {
+    node.setAttribute('loading', 'lazy');
+    node.setAttribute('class', 'attachment-image');
+  }
 });
 
 /** The only inputs a description keeps: disabled checkboxes (task list items), with nothing but their state. */

@@ -1,7 +1,7 @@
 /**
  * A task's timeline: what happened to it and what people said about it, oldest first, with the
- * composer at the end; older history on demand. Loaded as a chunk of its own (LazyTimeline) the
- * first time a task is opened.
+ * composer at the end; older history on demand. Loaded with the task's attachments as a chunk of
+ * their own (detail/LazyTaskSections.tsx) the first time a task is opened.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import type { Comment, TaskDetail } from '@contract';

@@ -135,8 +135,10 @@ export function useTimeline(taskId: number) {
   }, [refresh]);
 
   useLiveEvent((event) => {
+    // A file attached or removed is an entry of its own ("attached shot.png").
     const aboutThisTask =
-      event.taskId === taskId && (event.type === 'task.updated' || event.type.startsWith('comment.'));
+      event.taskId === taskId &&
+      (event.type === 'task.updated' || event.type.startsWith('comment.') || event.type.startsWith('attachment.'));
     // A renamed list is named by its new name in every entry; a new stream may have missed anything.
     if (aboutThisTask || event.type === 'taskList.updated' || event.type === 'sync.required') refreshSoon();
   });
