@@ -189,6 +189,13 @@ export const TaskFilters = Type.Object(
 );
 export type TaskFilters = Static<typeof TaskFilters>;
 
+/** GET /v1/tasks.csv's query: GET /v1/tasks's filters and sort, for every task that matches (no pages; issue 32). */
+export const TaskCsvQuery = Type.Object(
+  { ...TaskFilters.properties, sort: TaskQuery.properties.sort },
+  { additionalProperties: false },
+);
+export type TaskCsvQuery = Static<typeof TaskCsvQuery>;
+
 export const CreateTaskBody = Type.Object(
   {
     title: Title,

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { withEtag } from '../http/etag.js';
 import { sendJson } from '../http/json-text.js';
@@ -10,6 +11,7 @@ import {
   CreateTaskBody,
   LabelledTaskSummary,
   TaskDeleted,
+  TaskCsvQuery,
   TaskDetail,
   TaskIdParams,
   TaskQuery,
@@ -18,6 +20,7 @@ import {
 } from '../contract/tasks.js';
 import * as service from './tasks.service.js';
 import { encodeCursor, toSort } from './task-cursor.js';
+import { tasksCsv } from './tasks-csv.js';
 
 const tags = ['Tasks'];
 
@@ -68,6 +71,32 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
       const page = await service.listTasks(request.store, request.caller, toFilter(request.query));
       if (page.next) linkNextPage(request, reply, 'cursor', encodeCursor(request.query.sort!, page.next));
       return sendJson(reply, page.body);
+    },
+  );
+
+  app.get(
+    '/v1/tasks.csv',
+    {
+      schema: {
+        summary:
+          "Every task GET /v1/tasks lists with the same filters and sort, as a CSV for spreadsheets (UTF-8, one row a task; issue 32)",
+        tags,
+        querystring: TaskCsvQuery,
+        produces: ['text/csv'],
+        response: {
+          200: Type.Unsafe<unknown>({ type: 'string', description: 'The CSV, a header row first.' }),
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (request, reply) => {
+      const lines = await tasksCsv(request.store, request.caller, toFilter(request.query));
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="tasks-${day}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(lines));
     },
   );
 

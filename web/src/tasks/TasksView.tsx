@@ -74,6 +74,10 @@ export function TasksView(props: Props) {
         <h1>{heading}</h1>
         <div class="page-actions">
           <LayoutSwitch path={path} filters={filters} layout={layout} />
+          {/* Every task of these filters, for a spreadsheet (GET /v1/tasks.csv; the session cookie authenticates). */}
+          <a class="button-link" href={`/v1/tasks.csv?${tasksQuery(filters, scope)}`} download>
+            Download CSV
+          </a>
           {actions}
         </div>
         {intro && <p class="page-intro muted">{intro}</p>}
