@@ -121,6 +121,11 @@ class Fixture {
     const [entry] = expectStatus(await owner.api.get(`/v1/tasks/${task.id}/activity?limit=1`), 200);
     const attachment = expectStatus(await upload(owner.api, task.id, Buffer.from('fuzzed file'), 'fuzzed.txt'), 201);
     const webhook = await freshWebhook(this.server, world);
+    // The owner's newest export (a fuzzed POST may have started one still being written), else a new one.
+    const [newestExport = expectStatus(await owner.api.post('/v1/exports'), 202)] = expectStatus(
+      await owner.api.get('/v1/exports'),
+      200,
+    );
     const status = expectStatus(await owner.api.post('/v1/task-statuses', { name: 'Fuzzed status' }), 201);
     // A label the fuzzed requests left, or a new one: the team's labels are bounded, so they are reused.
     const [label = expectStatus(await owner.api.post('/v1/labels', { name: 'Fuzzed label' }), 201)] = expectStatus(
@@ -163,6 +168,7 @@ class Fixture {
       view: view.id,
       notification: notification.id,
       attachment: attachment.id,
+      export: newestExport.id,
       url: WORLD_WEBHOOK_URL,
     };
     return { credentials, resolve: (ref) => values[ref.kind] };
