@@ -33,7 +33,8 @@ export interface HeaderLine {
   exportedAt: string;
   scope: ExportScope;
   team: { id: string; name: string };
-  exportedBy: { id: string; name: string; email: string };
+  /** Null: the operator's export (`tasklane admin export`). */
+  exportedBy: { id: string; name: string; email: string } | null;
 }
 
 export type ExportLine =

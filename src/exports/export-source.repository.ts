@@ -13,12 +13,18 @@ import type { Role } from '../storage/schema.js';
 /** Rows per page of each read. */
 export const PAGE_ROWS = 500;
 
-/** Who the export reads as: the whole team, or what `userId` may read. */
+/**
+ * Who the export reads as: the whole team, or what `userId` may read. `userId` null: the
+ * operator's export (`tasklane admin export`), always of the whole team.
+ */
 export interface ExportReader {
   teamId: string;
-  userId: string;
+  userId: string | null;
   scope: ExportScope;
 }
+
+/** The reader's id, for the reads of a `readable` export (which always has one). */
+const readerId = (reader: ExportReader): string => reader.userId ?? '';
 
 export interface ExportedMember {
   id: string;
@@ -64,7 +70,7 @@ export async function listIdsPage(db: Db, reader: ExportReader, after: number): 
         selectFrom('list_members as m')
           .select(sql.lit(1).as('one'))
           .whereRef('m.list_id', '=', 'l.id')
-          .where('m.user_id', '=', reader.userId),
+          .where('m.user_id', '=', readerId(reader)),
       ),
     );
   }
@@ -75,7 +81,7 @@ export async function listIdsPage(db: Db, reader: ExportReader, after: number): 
 /** Tasks after `after`: all the team's, or those the reader may read (the task-access rule). */
 export async function taskIdsPage(db: Db, reader: ExportReader, after: number): Promise<number[]> {
   let query = db.selectFrom('tasks as t').select('t.id').where('t.team_id', '=', reader.teamId).where('t.id', '>', after);
-  if (reader.scope === 'readable') query = query.where((eb) => canAccess(eb, reader.userId));
+  if (reader.scope === 'readable') query = query.where((eb) => canAccess(eb, readerId(reader)));
   const rows = await query.orderBy('t.id').limit(PAGE_ROWS).execute();
   return rows.map((r) => r.id);
 }

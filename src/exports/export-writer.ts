@@ -73,7 +73,7 @@ function withoutVersion<T extends { version: number }>(value: T): Omit<T, 'versi
 
 /** The reads as the repositories take a caller: only the team and the user are read. */
 const readerAsCaller = (reader: ExportReader): Caller => ({
-  userId: reader.userId,
+  userId: reader.userId ?? '',
   teamId: reader.teamId,
   role: null,
   credential: { kind: 'key', id: 'export' },
@@ -121,8 +121,9 @@ export async function* exportLines(
 ): AsyncGenerator<ExportLine> {
   const caller = readerAsCaller(subject);
   const team = await teamName(db, subject.teamId);
-  const exporter = await person(db, subject.userId);
-  if (team === undefined || !exporter) throw new Error('the team or the exporting person is gone');
+  const exporter = subject.userId === null ? null : await person(db, subject.userId);
+  if (team === undefined || exporter === undefined) throw new Error('the team or the exporting person is gone');
+  if (subject.scope === 'readable' && exporter === null) throw new Error('a readable export is of a person');
   yield {
     type: FORMAT_TYPE,
     version: FORMAT_VERSION,
@@ -186,7 +187,7 @@ export async function* exportLines(
       const { userIds, listIds } = namedIn(records);
       const people = await peopleByIds(db, userIds);
       const lists =
-        subject.scope === 'team' ? await listNames(db, listIds) : await listsVisibleTo(db, subject.userId, listIds);
+        subject.scope === 'team' ? await listNames(db, listIds) : await listsVisibleTo(db, subject.userId ?? '', listIds);
       for (const record of records) yield counted({ type: 'activity', ...presentEntry(record, people, lists) });
       after = ids[ids.length - 1]!;
     }
