@@ -73,7 +73,11 @@ export function housekeepingJobs(
     const { exportFiles } = attachments;
     // Exports a week after they finished (issue 32), with their files.
     if (exportFiles) {
-      jobs.push({ name: 'deleting expired exports', everyMs: HOUR, run: () => deleteExpiredExports(store.db, exportFiles) });
+      jobs.push({
+        name: 'deleting expired exports',
+        everyMs: HOUR,
+        run: () => deleteExpiredExports(store.db, exportFiles),
+      });
     }
   }
   if (rateLimitCounters) {

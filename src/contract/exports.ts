@@ -26,7 +26,9 @@ export const Export = Type.Object({
   size: Type.Optional(Type.Number({ description: "When ready: the file's bytes (gzip'd)." })),
   sha256: Type.Optional(Type.String({ description: "When ready: the file's SHA-256, in hex." })),
   counts: Type.Optional(
-    Type.Record(Type.String(), Type.Number(), { description: 'When ready: lines of each type, as the file\'s "end" line counts them.' }),
+    Type.Record(Type.String(), Type.Number(), {
+      description: 'When ready: lines of each type, as the file\'s "end" line counts them.',
+    }),
   ),
   expiresAt: Type.Optional(Type.String({ description: 'When ready: the file is deleted after this time.' })),
   error: Type.Optional(Type.String({ description: 'When failed: why.' })),

@@ -3,7 +3,15 @@
  * line, each with its `type`. The objects are the API's own shapes (its presenters), so the API's
  * reference documents their fields.
  */
-import type { Attachment, Comment, ExportScope, TaskDetail, TaskList, TaskStatus, ActivityEntry } from '../contract/index.js';
+import type {
+  Attachment,
+  Comment,
+  ExportScope,
+  TaskDetail,
+  TaskList,
+  TaskStatus,
+  ActivityEntry,
+} from '../contract/index.js';
 import type { Label } from '../labels/labels.repository.js';
 import type { ExportedMember } from './export-source.repository.js';
 
@@ -50,8 +58,7 @@ export type ExportLine =
   | { type: 'attachmentData'; attachmentId: number; seq: number; data: string }
   | { type: 'end'; counts: Counts };
 
-export const noCounts = (): Counts =>
-  Object.fromEntries(LINE_TYPES.map((type) => [type, 0])) as Counts;
+export const noCounts = (): Counts => Object.fromEntries(LINE_TYPES.map((type) => [type, 0])) as Counts;
 
 /** A date for the file's name: `tasklane-export-2026-11-29.jsonl.gz`. */
 export const exportFileName = (createdAt: string): string => `tasklane-export-${createdAt.slice(0, 10)}.jsonl.gz`;

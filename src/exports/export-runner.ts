@@ -117,9 +117,13 @@ export class ExportRunner {
     const now = new Date().toISOString();
     const expiresAt = new Date(Date.now() + EXPORT_RETENTION_MS).toISOString();
     for (const record of this.waiting.splice(0)) {
-      await markFailed(this.store.db, record.id, 'The server stopped before the export began; start another.', now, expiresAt).catch(
-        () => undefined,
-      );
+      await markFailed(
+        this.store.db,
+        record.id,
+        'The server stopped before the export began; start another.',
+        now,
+        expiresAt,
+      ).catch(() => undefined);
     }
     await Promise.allSettled([...this.running]);
     if (this.heartbeat) clearInterval(this.heartbeat);

@@ -80,7 +80,11 @@ export async function listIdsPage(db: Db, reader: ExportReader, after: number): 
 
 /** Tasks after `after`: all the team's, or those the reader may read (the task-access rule). */
 export async function taskIdsPage(db: Db, reader: ExportReader, after: number): Promise<number[]> {
-  let query = db.selectFrom('tasks as t').select('t.id').where('t.team_id', '=', reader.teamId).where('t.id', '>', after);
+  let query = db
+    .selectFrom('tasks as t')
+    .select('t.id')
+    .where('t.team_id', '=', reader.teamId)
+    .where('t.id', '>', after);
   if (reader.scope === 'readable') query = query.where((eb) => canAccess(eb, readerId(reader)));
   const rows = await query.orderBy('t.id').limit(PAGE_ROWS).execute();
   return rows.map((r) => r.id);
@@ -134,8 +138,15 @@ export async function wholeTaskLinks(
 }
 
 /** The names of lists by id, whoever may see them (a `team` export's activity entries). */
-export async function listNames(db: Db, listIds: readonly number[]): Promise<Map<number, { id: number; name: string }>> {
+export async function listNames(
+  db: Db,
+  listIds: readonly number[],
+): Promise<Map<number, { id: number; name: string }>> {
   if (listIds.length === 0) return new Map();
-  const rows = await db.selectFrom('task_lists').select(['id', 'name']).where('id', 'in', [...listIds]).execute();
+  const rows = await db
+    .selectFrom('task_lists')
+    .select(['id', 'name'])
+    .where('id', 'in', [...listIds])
+    .execute();
   return new Map(rows.map((r) => [r.id, r]));
 }

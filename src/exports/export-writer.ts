@@ -81,7 +81,7 @@ const readerAsCaller = (reader: ExportReader): Caller => ({
 
 /** Every accessible task's id, in pages: each pass over the tasks (tasks, comments, …) starts here. */
 async function* taskIds(db: Db, reader: ExportReader): AsyncGenerator<number> {
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const ids = await taskIdsPage(db, reader, after);
     if (ids.length === 0) return;
     yield* ids;
@@ -138,7 +138,7 @@ export async function* exportLines(
     return line;
   };
 
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const members = await membersPage(db, subject.teamId, after);
     if (members.length === 0) break;
     for (const member of members) yield counted({ type: 'member', ...member });
@@ -146,7 +146,7 @@ export async function* exportLines(
   }
   for (const status of await listStatuses(db, subject.teamId)) yield counted({ type: 'status', ...status });
   for (const label of await listLabels(db, subject.teamId)) yield counted({ type: 'label', ...label });
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const ids = await listIdsPage(db, subject, after);
     if (ids.length === 0) break;
     for (const id of ids) {
@@ -166,7 +166,7 @@ export async function* exportLines(
   }
 
   for await (const taskId of taskIds(db, subject)) {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const { records } = await commentsPage(db, taskId, { after, limit: PAGE_ROWS });
       if (records.length === 0) break;
       for (const comment of records) yield counted({ type: 'comment', ...withoutVersion(presentComment(comment)) });
@@ -175,7 +175,7 @@ export async function* exportLines(
   }
 
   for await (const taskId of taskIds(db, subject)) {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const ids = await activityIdsPage(db, taskId, after);
       if (ids.length === 0) break;
       // Whole entries (findActivity), never a page's shortened descriptions.
@@ -187,7 +187,9 @@ export async function* exportLines(
       const { userIds, listIds } = namedIn(records);
       const people = await peopleByIds(db, userIds);
       const lists =
-        subject.scope === 'team' ? await listNames(db, listIds) : await listsVisibleTo(db, subject.userId ?? '', listIds);
+        subject.scope === 'team'
+          ? await listNames(db, listIds)
+          : await listsVisibleTo(db, subject.userId ?? '', listIds);
       for (const record of records) yield counted({ type: 'activity', ...presentEntry(record, people, lists) });
       after = ids[ids.length - 1]!;
     }
@@ -241,12 +243,19 @@ export function exportStream(
   }
   const gzip = createGzip();
   // Readable.from pulls the next line only when gzip asks for more: backpressure to the reads.
-  pipeline(ReadableStream.from(text(), { objectMode: false }), gzip).catch((error: unknown) => gzip.destroy(error as Error));
+  pipeline(ReadableStream.from(text(), { objectMode: false }), gzip).catch((error: unknown) =>
+    gzip.destroy(error as Error),
+  );
   return gzip;
 }
 
 /** Writes the whole export into `out` (a file): its size, SHA-256 and counts. */
-export async function writeExport(db: Db, files: FileStore, subject: ExportSubject, out: Writable): Promise<WrittenExport> {
+export async function writeExport(
+  db: Db,
+  files: FileStore,
+  subject: ExportSubject,
+  out: Writable,
+): Promise<WrittenExport> {
   const counts = noCounts();
   const measure = new Measure();
   await pipeline(exportStream(db, files, subject, counts), measure, out);

@@ -121,7 +121,13 @@ export async function markReady(
 }
 
 /** Failed, kept as long as a ready one would be, so its requester can read why. */
-export async function markFailed(db: Db, exportId: number, error: string, now: string, expiresAt: string): Promise<void> {
+export async function markFailed(
+  db: Db,
+  exportId: number,
+  error: string,
+  now: string,
+  expiresAt: string,
+): Promise<void> {
   await db
     .updateTable('exports')
     .set({ status: 'failed', error, updated_at: now, finished_at: now, expires_at: expiresAt })
@@ -160,6 +166,10 @@ export async function deleteExport(db: Db, exportId: number): Promise<void> {
 
 /** Whether a row names `key` (the reconciliation of the exports' store). */
 export async function namesKey(db: Db, key: string): Promise<boolean> {
-  const row = await db.selectFrom('exports').select(sql.lit(1).as('one')).where('storage_key', '=', key).executeTakeFirst();
+  const row = await db
+    .selectFrom('exports')
+    .select(sql.lit(1).as('one'))
+    .where('storage_key', '=', key)
+    .executeTakeFirst();
   return row !== undefined;
 }

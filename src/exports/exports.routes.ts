@@ -55,7 +55,8 @@ export const exportsRoutes = (runner: ExportRunner, files: ExportFiles) =>
       '/v1/exports/:exportId/file',
       {
         schema: {
-          summary: "A ready export's file (application/gzip), access checked on every download; 409 until ready (issue 32)",
+          summary:
+            "A ready export's file (application/gzip), access checked on every download; 409 until ready (issue 32)",
           tags,
           params: ExportParams,
           produces: ['application/gzip'],

@@ -94,9 +94,7 @@ export async function getExport(store: Store, caller: Caller, rawId: string): Pr
 /** The caller's own exports in this team, newest first, at most MAX_LISTED_EXPORTS. */
 export async function listExports(store: Store, caller: Caller): Promise<ExportList> {
   const records = await exports.ownExports(store.db, caller.teamId, caller.userId, MAX_LISTED_EXPORTS);
-  return records
-    .filter((record) => record.scope === 'readable' || managesTeam(caller.role))
-    .map(presentExport);
+  return records.filter((record) => record.scope === 'readable' || managesTeam(caller.role)).map(presentExport);
 }
 
 /** The ready export's file, access checked now; 409 while it is not ready. */
@@ -110,7 +108,9 @@ export async function openExportFile(
   const shown = presentExport(record);
   if (shown.status !== 'ready') {
     throw conflict(
-      shown.status === 'failed' ? `Export ${record.id} failed; start another.` : `Export ${record.id} is not ready yet.`,
+      shown.status === 'failed'
+        ? `Export ${record.id} failed; start another.`
+        : `Export ${record.id} is not ready yet.`,
     );
   }
   try {

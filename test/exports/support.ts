@@ -42,3 +42,10 @@ export function parseExport(gzipped: Buffer): any[] {
 
 /** The lines of one type. */
 export const linesOf = (lines: any[], type: string): any[] => lines.filter((line) => line.type === type);
+
+/** A line without the fields named (its `type` by default): the API's shape, to compare with an answer. */
+export function shapeOf(line: Record<string, unknown>, ...fields: string[]): Record<string, unknown> {
+  const shape = { ...line };
+  for (const field of fields.length > 0 ? fields : ['type']) delete shape[field];
+  return shape;
+}

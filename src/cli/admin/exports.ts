@@ -38,7 +38,8 @@ export const exportCommands: CommandGroup = {
           try {
             await opened;
           } catch (error) {
-            if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new AdminError(`${file} exists already; export to a new file`);
+            if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+              throw new AdminError(`${file} exists already; export to a new file`);
             throw new AdminError(`cannot write ${file}: ${(error as Error).message}`);
           }
           try {
