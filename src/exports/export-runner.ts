@@ -15,7 +15,7 @@ import type { Store } from '../storage/database.js';
 import { readSnapshot } from '../storage/snapshot.js';
 import { noCounts } from './export-format.js';
 import { exportStream, ExportStopped } from './export-writer.js';
-import { markFailed, markReady, markRunning, type ExportRecord } from './exports.repository.js';
+import { markFailed, markReady, markRunning, touchExport, type ExportRecord } from './exports.repository.js';
 
 const MAX_RUNNING = 2;
 export const HEARTBEAT_MS = 15_000;
@@ -74,7 +74,7 @@ export class ExportRunner {
 
   private async beat(): Promise<void> {
     const now = new Date().toISOString();
-    for (const id of this.held) await markRunning(this.store.db, id, now).catch(() => undefined);
+    for (const id of this.held) await touchExport(this.store.db, id, now).catch(() => undefined);
   }
 
   private async run(record: ExportRecord): Promise<void> {

@@ -89,7 +89,17 @@ export async function ownExports(db: Db, teamId: string, userId: string, limit: 
   return rows.map(toRecord);
 }
 
-/** Running (or its heartbeat): the row's `updated_at` moves on, while it is not finished. */
+/** The heartbeat of a row this process holds (waiting or running): `updated_at` moves on while it is not finished. */
+export async function touchExport(db: Db, exportId: number, now: string): Promise<void> {
+  await db
+    .updateTable('exports')
+    .set({ updated_at: now })
+    .where('id', '=', exportId)
+    .where('status', 'in', ['pending', 'running'])
+    .execute();
+}
+
+/** Running: its file is being written. */
 export async function markRunning(db: Db, exportId: number, now: string): Promise<void> {
   await db
     .updateTable('exports')
