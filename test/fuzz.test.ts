@@ -31,6 +31,7 @@ import { describeRequest, requestArb, toRawRequest, type FuzzContext, type FuzzR
 import { Ref } from './fuzz/values.js';
 import { expectStatus, startTestServer, TEST_STORE, type TestServer } from './harness.js';
 import { upload } from './attachments/support.js';
+import { exportsSettled } from './exports/support.js';
 import { FIXED_TEXTS } from './fixed-errors.js';
 import { errorBodyProblem, rawRequest, showRaw, type RawResponse } from './raw-request.js';
 import { managersOnly } from './route-requests.js';
@@ -203,6 +204,8 @@ async function check(
   const raw = toRawRequest(route, request, context);
   const { server } = fixture;
   casesOnServer += 1;
+  // An accepted export (the fixture's, or a fuzzed POST's) finishes in the background first.
+  await exportsSettled(server.store.db);
   const before = await snapshotDatabase(server.store.db);
   const response = await rawRequest(server.url, { ...raw, timeoutMs: 10_000 });
   statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);

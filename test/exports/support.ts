@@ -1,6 +1,7 @@
 /** Helpers of the export suites (issue 32): waiting for an export, and reading its file back. */
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
+import type { Db } from '../../src/storage/schema.js';
 import { expectStatus, type Client } from '../harness.js';
 
 /** Polls GET /v1/exports/{id} until it is no longer pending or running; fails past the deadline. */
@@ -48,4 +49,21 @@ export function shapeOf(line: Record<string, unknown>, ...fields: string[]): Rec
   const shape = { ...line };
   for (const field of fields.length > 0 ? fields : ['type']) delete shape[field];
   return shape;
+}
+
+/**
+ * Waits until no export is pending or running: an accepted export writes its row again in the
+ * background, which a suite comparing the database before and after a request must not see.
+ */
+export async function exportsSettled(db: Db, deadlineMs = 30_000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const busy = await db.selectFrom('exports').select('id').where('status', 'in', ['pending', 'running']).execute();
+    if (busy.length === 0) return;
+    assert.ok(
+      Date.now() < deadline,
+      `exports ${busy.map((b) => b.id).join(', ')} still unfinished after ${deadlineMs} ms`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
