@@ -6,9 +6,8 @@
  */
 import { sql } from 'kysely';
 import type { ExportScope } from '../contract/index.js';
-import type { Db } from '../storage/schema.js';
 import { canAccess } from '../tasks/access.js';
-import type { Role } from '../storage/schema.js';
+import type { Db, Role } from '../storage/schema.js';
 
 /** Rows per page of each read. */
 export const PAGE_ROWS = 500;
