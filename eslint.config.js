@@ -55,6 +55,7 @@ const LAYERS = [
   ['notifications'], // the inbox and following (issue 30)
   ['mail'], // notification preferences and email: the queue, its worker, unsubscribe links (issue 30)
   ['reminders'], // due-date reminder settings, and firing the reminders the scheduled jobs hold (issue 30)
+  ['exports'], // team exports (issue 32): reads every resource above through its repositories and presenters
   ['membership'], // the use cases that reach across resources
   ['realtime'],
   ['auth', 'cli', 'app.ts', 'server.ts', 'housekeeping.ts'], // composition

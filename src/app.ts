@@ -58,6 +58,9 @@ import { commentsRoutes } from './comments/comments.routes.js';
 import { attachmentsRoutes } from './attachments/attachments.routes.js';
 import { createFileStore } from './attachments/storage/index.js';
 import { searchRoutes } from './search/search.routes.js';
+import { createExportFileStore } from './exports/export-files.js';
+import { ExportRunner } from './exports/export-runner.js';
+import { exportsRoutes } from './exports/exports.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -87,6 +90,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Attachments' bytes (issue 31): the disk, or an S3-compatible bucket.
   const files = createFileStore(config);
+  // Team exports (issue 32): written in the background from a read snapshot, into a store of their own.
+  const exportFiles = { attachments: files, exports: createExportFileStore(config) };
+  const exportRunner = new ExportRunner(store, config.databaseUrl, exportFiles, {
+    warn: (details, message) => app.log.warn(details, message),
+  });
   /** Every /v1 route module, in one list: grep here to find an endpoint. */
   const v1Routes = [
     teamRoutes,
@@ -107,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     notificationsRoutes,
     mailRoutes,
     reminderRoutes,
+    exportsRoutes(exportRunner, exportFiles),
   ];
 
   const app = Fastify({
@@ -205,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     housekeepingJobs(store, rateLimiter.counters, {
       files,
       orphanGraceMs: config.attachments.orphanGraceSeconds * 1000,
+      exportFiles: exportFiles.exports,
     }),
     app.log,
   );
@@ -222,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const jobRunner = new JobRunner(store, REMINDER_HANDLERS, { ...config.jobs, clock, log: app.log });
   if (config.jobs.run) app.addHook('onReady', async () => jobRunner.start());
   app.addHook('onClose', async () => {
+    await exportRunner.close();
     await jobRunner.close();
     await mailWorker.close();
     await webhookWorker.close();

@@ -16,6 +16,7 @@ import { pruneNotifications } from './notifications/notifications.repository.js'
 import type { Job } from './jobs/scheduler.js';
 import { reconcileFiles } from './attachments/reconcile.js';
 import type { FileStore } from './attachments/storage/file-store.js';
+import { deleteExpiredExports } from './exports/expiry.js';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -24,10 +25,11 @@ export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * HOUR;
 /** How long a mail sent, dropped or failed stays in the queue's log (`admin mail status`). */
 export const MAIL_LOG_RETENTION_MS = 30 * 24 * HOUR;
 
-/** Attachments' files, reconciled with their rows (ATTACHMENTS_ORPHAN_GRACE_SECONDS). */
+/** Attachments' files, reconciled with their rows (ATTACHMENTS_ORPHAN_GRACE_SECONDS), and export files (exports/export-files.ts). */
 export interface AttachmentFiles {
   files: FileStore;
   orphanGraceMs: number;
+  exportFiles?: FileStore;
 }
 
 /** The jobs for `store`, for the rate-limit counters when rate limiting is on, and for the attachments' files. */
@@ -68,6 +70,15 @@ export function housekeepingJobs(
       everyMs: HOUR,
       run: () => reconcileFiles(store.db, attachments.files, attachments.orphanGraceMs),
     });
+    const { exportFiles } = attachments;
+    // Exports a week after they finished (issue 32), with their files.
+    if (exportFiles) {
+      jobs.push({
+        name: 'deleting expired exports',
+        everyMs: HOUR,
+        run: () => deleteExpiredExports(store.db, exportFiles),
+      });
+    }
   }
   if (rateLimitCounters) {
     jobs.push({

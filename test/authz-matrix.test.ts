@@ -29,6 +29,7 @@ import {
 } from './route-requests.js';
 import { loadRouteTable, type ApiRoute } from './route-table.js';
 import { assertUnchanged, snapshotDatabase, type DatabaseSnapshot } from './snapshot.js';
+import { exportsSettled } from './exports/support.js';
 import { createWorld, type World } from './world.js';
 
 const server = await startTestServer();
@@ -159,6 +160,8 @@ describe(`authorization matrix over the server's route table (${TEST_STORE})`, (
           const expectation = expectationFor(route, who, first.references);
           const label = `${who}${variant === 'minimal' ? ' (required fields only)' : ''}: ${describeExpectation(route, expectation)}`;
           await t.test(label, async () => {
+            // An export accepted by an earlier request finishes in the background first.
+            await exportsSettled(server.store.db);
             const before = await snapshotDatabase(server.store.db);
             const { response, references } = await send(route, world, who, variant);
             const afterwards = await snapshotDatabase(server.store.db);

@@ -31,6 +31,7 @@ import { describeRequest, requestArb, toRawRequest, type FuzzContext, type FuzzR
 import { Ref } from './fuzz/values.js';
 import { expectStatus, startTestServer, TEST_STORE, type TestServer } from './harness.js';
 import { upload } from './attachments/support.js';
+import { exportsSettled } from './exports/support.js';
 import { FIXED_TEXTS } from './fixed-errors.js';
 import { errorBodyProblem, rawRequest, showRaw, type RawResponse } from './raw-request.js';
 import { managersOnly } from './route-requests.js';
@@ -121,6 +122,11 @@ class Fixture {
     const [entry] = expectStatus(await owner.api.get(`/v1/tasks/${task.id}/activity?limit=1`), 200);
     const attachment = expectStatus(await upload(owner.api, task.id, Buffer.from('fuzzed file'), 'fuzzed.txt'), 201);
     const webhook = await freshWebhook(this.server, world);
+    // The owner's newest export (a fuzzed POST may have started one still being written), else a new one.
+    const [newestExport = expectStatus(await owner.api.post('/v1/exports'), 202)] = expectStatus(
+      await owner.api.get('/v1/exports'),
+      200,
+    );
     const status = expectStatus(await owner.api.post('/v1/task-statuses', { name: 'Fuzzed status' }), 201);
     // A label the fuzzed requests left, or a new one: the team's labels are bounded, so they are reused.
     const [label = expectStatus(await owner.api.post('/v1/labels', { name: 'Fuzzed label' }), 201)] = expectStatus(
@@ -163,6 +169,7 @@ class Fixture {
       view: view.id,
       notification: notification.id,
       attachment: attachment.id,
+      export: newestExport.id,
       url: WORLD_WEBHOOK_URL,
     };
     return { credentials, resolve: (ref) => values[ref.kind] };
@@ -197,6 +204,8 @@ async function check(
   const raw = toRawRequest(route, request, context);
   const { server } = fixture;
   casesOnServer += 1;
+  // An accepted export (the fixture's, or a fuzzed POST's) finishes in the background first.
+  await exportsSettled(server.store.db);
   const before = await snapshotDatabase(server.store.db);
   const response = await rawRequest(server.url, { ...raw, timeoutMs: 10_000 });
   statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);

@@ -39,6 +39,7 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
     'view',
     'notification',
     'attachment',
+    'export',
     'delivery',
     'invitation',
     'memberlessList',
@@ -150,6 +151,8 @@ function realValue(world: World, kind: ObjectKind): string | number {
       return world.notificationId;
     case 'attachment':
       return world.attachmentId;
+    case 'export':
+      return world.exportId;
     case 'memberlessList':
       return world.memberlessListId;
   }
@@ -167,6 +170,7 @@ function missingValue(kind: ObjectKind): string | number {
     kind === 'view' ||
     kind === 'notification' ||
     kind === 'attachment' ||
+    kind === 'export' ||
     kind === 'memberlessList'
     ? MISSING_NUMBER
     : MISSING_UUID;
@@ -320,6 +324,8 @@ const OUTSIDER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => { s
   webhook: (id) => ({ status: 404, message: `Webhook ${id} not found.` }),
   // A teammate's private view is theirs alone: as if it did not exist.
   view: (id) => ({ status: 404, message: `View ${id} not found.` }),
+  // An export is its requester's alone: as if it did not exist.
+  export: (id) => ({ status: 404, message: `Export ${id} not found.` }),
   // Only owners and admins see the team's invitations; a plain member is told so.
   invitation: () => ({ status: 403, message: "Only the team's owners and admins can manage invitations." }),
 };
@@ -331,6 +337,7 @@ const STRANGER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => str
   key: (id) => `API key ${id} not found.`,
   webhook: (id) => `Webhook ${id} not found.`,
   view: (id) => `View ${id} not found.`,
+  export: (id) => `Export ${id} not found.`,
   invitation: (id) => `Invitation ${id} not found.`,
   status: (id) => `Task status ${id} not found.`,
 };
@@ -356,7 +363,8 @@ export function expectationFor(route: ApiRoute, who: Who, references: Reference[
       outcome: 'refused',
       status: refusal?.status,
       message: refusal?.message,
-      likeMissing: pathRef.kind === 'key' || pathRef.kind === 'webhook' || pathRef.kind === 'view',
+      likeMissing:
+        pathRef.kind === 'key' || pathRef.kind === 'webhook' || pathRef.kind === 'view' || pathRef.kind === 'export',
       why: `the path names a ${pathRef.kind} the teammate has no access to`,
     };
   }

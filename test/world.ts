@@ -16,6 +16,7 @@ import { setPasswordHash } from '../src/team/users.repository.js';
 import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectStatus, type TestServer } from './harness.js';
 import { multipartBody } from './attachments/support.js';
+import { readyExport } from './exports/support.js';
 import { tokenOf } from './team/support.js';
 
 export const WORLD_PASSWORD = 'a world of passwords';
@@ -64,6 +65,8 @@ export interface World {
   notificationId: number;
   /** The owner's file on the task (issue 31). */
   attachmentId: number;
+  /** The owner's export of the team, ready (issue 32): theirs alone. */
+  exportId: number;
   /** A list of the team with no members left (as a removal leaves one): only its owners and admins may join it. */
   memberlessListId: number;
   /** In the list's name and the task's title and description: only the owner and mate may see it. */
@@ -163,6 +166,8 @@ export async function createWorld(server: TestServer): Promise<World> {
     }),
     201,
   );
+  // Last, so that it holds everything above; ready, so that its file can be downloaded.
+  const exported = await readyExport(owner.api);
   // Every key has been used once: later requests do not write its first `last used` time.
   for (const actor of [owner, mate, outsider, stranger]) expectStatus(await actor.api.get('/v1/me'), 200);
 
@@ -188,6 +193,7 @@ export async function createWorld(server: TestServer): Promise<World> {
     viewId: view.id,
     notificationId: notification.id,
     attachmentId: attachment.id,
+    exportId: exported.id,
     memberlessListId: memberless.id,
     listMarker,
     teamMarker,

@@ -24,6 +24,7 @@ import {
 } from './admin/command.js';
 import { printLine, type CliIo } from './io.js';
 import { backupCommands } from './admin/backup.js';
+import { exportCommands } from './admin/exports.js';
 import { invitationCommands } from './admin/invitations.js';
 import { mailCommands } from './admin/mail.js';
 import { jobsCommands } from './admin/jobs.js';
@@ -44,6 +45,7 @@ const GROUPS: CommandGroup[] = [
   mailCommands,
   jobsCommands,
   backupCommands,
+  exportCommands,
 ];
 const COMMANDS: Record<string, Command | DatabaseCommand> = Object.assign({}, ...GROUPS.map((group) => group.commands));
 
@@ -134,6 +136,7 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
     if (!location.exists && !createsDatabase) throw new MissingDatabaseError(location.shown);
     database = location.shown;
     const adminIo: AdminIo = {
+      config,
       note: (message) => notes.push(message),
       readPassword: (whose) => readPassword(whose, location.shown, io),
       linkBase: () => {

@@ -24,3 +24,4 @@ export * from './views.js';
 export * from './mail.js';
 export * from './reminders.js';
 export * from './notifications.js';
+export * from './exports.js';

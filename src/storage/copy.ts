@@ -90,6 +90,8 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   list_current_audiences: 'derived: made again by the first change of each list',
   // Migration 0022: refreshed by every process that sends mail, within seconds of its start.
   mail_senders: "ephemeral: the target's own sending processes write it",
+  // Migration 0025: requests for export files, which live in the source's exports store for a week.
+  exports: 'ephemeral: an export is made again on the target in minutes; its file is not moved',
   // Migration 0011, SQLite: the titles' FTS5 index and its shadow tables, derived from tasks.
   // The target's own triggers index each task as it is copied in.
   ...Object.fromEntries(

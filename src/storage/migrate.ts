@@ -26,6 +26,7 @@ import { listAudiences } from './migrations/0020_list_audiences.js';
 import { mail } from './migrations/0022_mail.js';
 import { reminders } from './migrations/0023_reminders.js';
 import { attachments } from './migrations/0024_attachments.js';
+import { exports } from './migrations/0025_exports.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -54,6 +55,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0022_mail': mail(dialect),
     '0023_reminders': reminders(dialect),
     '0024_attachments': attachments(dialect),
+    '0025_exports': exports(dialect),
   };
 }
 

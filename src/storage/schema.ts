@@ -236,6 +236,27 @@ export interface AttachmentsTable {
   created_at: string;
 }
 
+/** A team export (migration 0025; see exports/): the file is in the exports' file store, at `storage_key`. */
+export interface ExportsTable {
+  id: Generated<number>;
+  team_id: string;
+  requested_by: string;
+  scope: 'team' | 'readable';
+  status: 'pending' | 'running' | 'ready' | 'failed';
+  storage_key: string | null;
+  /** int8: pg returns it as text. */
+  size: number | string | null;
+  sha256: string | null;
+  /** JSON text: lines of each type, as the file's `end` line counts them. */
+  counts: string | null;
+  error: string | null;
+  created_at: string;
+  /** The running export's heartbeat. */
+  updated_at: string;
+  finished_at: string | null;
+  expires_at: string | null;
+}
+
 /** An outgoing webhook (migration 0013; see webhooks/). */
 export interface WebhooksTable {
   id: string;
@@ -450,6 +471,7 @@ export interface Tables {
   task_activity: TaskActivityTable;
   task_comments: TaskCommentsTable;
   attachments: AttachmentsTable;
+  exports: ExportsTable;
   webhooks: WebhooksTable;
   webhook_event_types: WebhookEventTypesTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -483,4 +505,5 @@ export type NewTask = Insertable<TasksTable>;
 export type ActivityRow = Selectable<TaskActivityTable>;
 export type CommentRow = Selectable<TaskCommentsTable>;
 export type AttachmentRow = Selectable<AttachmentsTable>;
+export type ExportRow = Selectable<ExportsTable>;
 export type InvitationRow = Selectable<InvitationsTable>;

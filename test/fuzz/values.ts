@@ -22,6 +22,7 @@ export type RefKind =
   | 'view'
   | 'notification'
   | 'attachment'
+  | 'export'
   | 'delivery'
   | 'invitation'
   | 'invitationToken'

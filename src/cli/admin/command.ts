@@ -1,4 +1,5 @@
 /** What every `tasklane admin` command is made of, and the option helpers they share. */
+import type { Config } from '../../config.js';
 import type { Store } from '../../storage/database.js';
 import * as team from '../../team/team.service.js';
 
@@ -15,6 +16,8 @@ export interface AdminIo {
   readPassword(whose: string): Promise<string>;
   /** Where links to this tasklane point: PUBLIC_URL, else http://HOST:PORT (with a note saying so). */
   linkBase(): string;
+  /** The configuration the command runs with (the attachments' file store of `admin export`). */
+  config: Config;
 }
 
 export interface Command {
