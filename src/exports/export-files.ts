@@ -8,8 +8,8 @@
  * - Disk: `<attachments folder>/exports`. The attachments' listing walks only its two-character
  *   shard folders, so it never sees these files.
  * - S3: the same bucket under the prefix `<attachments prefix>-exports/` (`tasklane-exports/`
- *   without one). With no attachments prefix the attachments' listing covers the whole bucket,
- *   these files included: give ATTACHMENTS_S3_URL a key prefix (docs/api.md, "Exports").
+ *   without one). The attachments' store owns only the keys right under its own prefix (no `/`
+ *   after it: S3FileStore), so its listing never offers these to the reconciliation.
  */
 import { join } from 'node:path';
 import type { Config } from '../config.js';

@@ -267,6 +267,33 @@ describe('S3FileStore beyond the contract', () => {
     }
   });
 
+  test("another store's keys deeper in the bucket (the exports' tasklane-exports/) are never listed nor aborted", async () => {
+    const server = await startS3Server();
+    const store = new S3FileStore(parseS3Url(server.url, [])!, { partSize: 5 * MiB });
+    const exportsStore = new S3FileStore(
+      { ...parseS3Url(server.url, [])!, prefix: 'tasklane-exports/' },
+      { partSize: 5 * MiB },
+    );
+    try {
+      await store.put('mine', Readable.from([Buffer.from('1')]), 10);
+      await exportsStore.put('theirs', Readable.from([Buffer.from('2')]), 10);
+      assert.deepEqual(await listed(store, soon()), ['mine']);
+      // An unfinished multipart upload of the other store is not this store's to abort.
+      const body = new Readable({ read() {} });
+      body.push(randomBytes(6 * MiB));
+      const put = exportsStore.put('big', body, 100 * MiB);
+      put.catch(() => {});
+      while ((await server.uploadsInProgress()).length === 0) await sleep(20);
+      assert.equal(await store.abortStaleUploads(soon()), 0);
+      body.destroy(new Error('gone'));
+      await assert.rejects(put);
+    } finally {
+      store.client.destroy();
+      exportsStore.client.destroy();
+      await server.close();
+    }
+  });
+
   test('a key prefix in the URL keeps every key under it', async () => {
     const server = await startS3Server();
     const url = server.url.replace('/attachments?', '/attachments/tasklane/files?');

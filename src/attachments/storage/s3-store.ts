@@ -105,6 +105,16 @@ export class S3FileStore implements FileStore {
     return `${this.prefix}${key}`;
   }
 
+  /**
+   * Whether an object of the bucket is one of this store's: its keys sit right under the prefix
+   * (server-made, no `/`). Deeper keys belong to another store sharing the bucket, such as the
+   * exports' `tasklane-exports/` (exports/export-files.ts), which list() and abortStaleUploads()
+   * must never offer to the reconciliation.
+   */
+  #ownKey(objectKey: string): boolean {
+    return objectKey.startsWith(this.prefix) && !objectKey.slice(this.prefix.length).includes('/');
+  }
+
   async put(key: string, body: Readable, maxBytes: number): Promise<StoredFile> {
     const measure = new Measure(maxBytes);
     // Any error of the body fails `measure` (which the Upload reads), and the reverse.
@@ -176,7 +186,7 @@ export class S3FileStore implements FileStore {
         }),
       );
       for (const object of page.Contents ?? []) {
-        if (object.Key && object.LastModified && object.LastModified < before) {
+        if (object.Key && this.#ownKey(object.Key) && object.LastModified && object.LastModified < before) {
           yield object.Key.slice(this.prefix.length);
         }
       }
@@ -203,7 +213,7 @@ export class S3FileStore implements FileStore {
         }),
       );
       for (const upload of page.Uploads ?? []) {
-        if (upload.Key && upload.UploadId && upload.Initiated && upload.Initiated < before) {
+        if (upload.Key && this.#ownKey(upload.Key) && upload.UploadId && upload.Initiated && upload.Initiated < before) {
           await this.client
             .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }))
             .catch((error: unknown) => {
