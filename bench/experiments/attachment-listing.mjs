@@ -62,7 +62,10 @@ async function workspace(total) {
   for (let i = 0; i < total - ON_TASK; i++) rows.push(row(++n, others[i % others.length]));
   for (let i = 0; i < ON_TASK / 2; i++) rows.push(row(++n, probe.id));
   for (let i = 0; i < rows.length; i += 1000) {
-    await store.db.insertInto('attachments').values(rows.slice(i, i + 1000)).execute();
+    await store.db
+      .insertInto('attachments')
+      .values(rows.slice(i, i + 1000))
+      .execute();
   }
   if (postgres) await sql`analyze`.execute(store.db);
   return { store, remove: () => postgres?.remove(), list: () => listAttachments(store, caller, String(probe.id)) };

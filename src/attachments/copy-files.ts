@@ -107,7 +107,9 @@ export class FileCopy {
     } catch (error) {
       body.destroy();
       if (error instanceof FileTooLarge) {
-        throw new FileCopyFailed(`${name} in the source file store is larger than the ${file.size} bytes its row records`);
+        throw new FileCopyFailed(
+          `${name} in the source file store is larger than the ${file.size} bytes its row records`,
+        );
       }
       throw new FileCopyFailed(`${name} could not be copied: ${messageOf(error)}`, { cause: error });
     }

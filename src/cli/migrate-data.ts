@@ -67,7 +67,9 @@ function parseOptions(argv: string[]): Options | { problem: string } {
   const { from, to, 'files-from': filesFrom, 'files-to': filesTo } = values;
   if (!from) return { problem: `missing --from (${USAGE})` };
   if ((filesFrom === undefined) !== (filesTo === undefined)) {
-    return { problem: `--files-from and --files-to go together: the store the files are in, and the one they move to (${USAGE})` };
+    return {
+      problem: `--files-from and --files-to go together: the store the files are in, and the one they move to (${USAGE})`,
+    };
   }
   if (!to && filesFrom === undefined) {
     return { problem: `missing --to (or --files-from and --files-to, to move only the attachments' files) (${USAGE})` };

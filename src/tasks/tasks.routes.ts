@@ -79,7 +79,7 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
     {
       schema: {
         summary:
-          "Every task GET /v1/tasks lists with the same filters and sort, as a CSV for spreadsheets (UTF-8, one row a task; issue 32)",
+          'Every task GET /v1/tasks lists with the same filters and sort, as a CSV for spreadsheets (UTF-8, one row a task; issue 32)',
         tags,
         querystring: TaskCsvQuery,
         produces: ['text/csv'],

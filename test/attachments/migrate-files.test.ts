@@ -105,8 +105,7 @@ async function assertDownloadable(env: Record<string, string>, workspace: Worksp
   }
 }
 
-const migrate = (databaseUrl: string, ...args: string[]) =>
-  runCommand(['migrate-data', ...args], cliEnv(databaseUrl));
+const migrate = (databaseUrl: string, ...args: string[]) => runCommand(['migrate-data', ...args], cliEnv(databaseUrl));
 
 /** The one JSON line a successful run prints, nothing on stderr (not a terminal). */
 function summaryOf(run: Run): Record<string, any> {
@@ -164,7 +163,17 @@ describe(`migrate-data --files-from/--files-to (${TEST_STORE})`, { timeout: 4 * 
     const target = await emptyDatabase();
     const targetDir = tempDir();
     const summary = summaryOf(
-      await migrate(source.url, '--from', source.url, '--to', target, '--files-from', source.filesDir, '--files-to', targetDir),
+      await migrate(
+        source.url,
+        '--from',
+        source.url,
+        '--to',
+        target,
+        '--files-from',
+        source.filesDir,
+        '--files-to',
+        targetDir,
+      ),
     );
     assert.deepEqual(Object.keys(summary), ['copied', 'verified', 'checksums', 'files', 'seconds']);
     assert.equal(summary.copied.attachments, 3);
@@ -202,9 +211,22 @@ describe(`migrate-data --files-from/--files-to (${TEST_STORE})`, { timeout: 4 * 
     const target = await emptyDatabase();
     const targetDir = tempDir();
     const line = failureOf(
-      await migrate(source.url, '--from', source.url, '--to', target, '--files-from', source.filesDir, '--files-to', targetDir),
+      await migrate(
+        source.url,
+        '--from',
+        source.url,
+        '--to',
+        target,
+        '--files-from',
+        source.filesDir,
+        '--files-to',
+        targetDir,
+      ),
     );
-    assert.match(line, new RegExp(`attachment ${corrupted.id} \\(file ${corrupted.storageKey}\\) .*differs from its row`));
+    assert.match(
+      line,
+      new RegExp(`attachment ${corrupted.id} \\(file ${corrupted.storageKey}\\) .*differs from its row`),
+    );
     assert.match(line, /rolled back and the target holds no rows/);
     assert.match(line, /the 2 file\(s\) copied to the target file store were deleted again/);
     await assertNoRows(target);
@@ -218,9 +240,22 @@ describe(`migrate-data --files-from/--files-to (${TEST_STORE})`, { timeout: 4 * 
     const target = await emptyDatabase();
     const targetDir = tempDir();
     const line = failureOf(
-      await migrate(source.url, '--from', source.url, '--to', target, '--files-from', source.filesDir, '--files-to', targetDir),
+      await migrate(
+        source.url,
+        '--from',
+        source.url,
+        '--to',
+        target,
+        '--files-from',
+        source.filesDir,
+        '--files-to',
+        targetDir,
+      ),
     );
-    assert.match(line, new RegExp(`attachment ${longer.id} .*larger than the ${longer.bytes.length} bytes its row records`));
+    assert.match(
+      line,
+      new RegExp(`attachment ${longer.id} .*larger than the ${longer.bytes.length} bytes its row records`),
+    );
     await assertNoRows(target);
     assert.deepEqual(storedFiles(targetDir), []);
   });
@@ -232,9 +267,22 @@ describe(`migrate-data --files-from/--files-to (${TEST_STORE})`, { timeout: 4 * 
     const target = await emptyDatabase();
     const s3 = await s3Server();
     const line = failureOf(
-      await migrate(source.url, '--from', source.url, '--to', target, '--files-from', source.filesDir, '--files-to', s3.url),
+      await migrate(
+        source.url,
+        '--from',
+        source.url,
+        '--to',
+        target,
+        '--files-from',
+        source.filesDir,
+        '--files-to',
+        s3.url,
+      ),
     );
-    assert.match(line, new RegExp(`attachment ${missing.id} \\(file ${missing.storageKey}\\) is missing from the source file store`));
+    assert.match(
+      line,
+      new RegExp(`attachment ${missing.id} \\(file ${missing.storageKey}\\) is missing from the source file store`),
+    );
     await assertNoRows(target);
     assert.deepEqual(await bucketKeys(s3), []);
     assert.deepEqual(await s3.uploadsInProgress(), []);
@@ -245,13 +293,22 @@ describe(`migrate-data --files-from/--files-to (${TEST_STORE})`, { timeout: 4 * 
     const other = tempDir();
     const database = 'sqlite:/nonexistent/tasklane.db';
     const cases: [string[], RegExp][] = [
-      [['--from', database, '--to', 'sqlite:/nonexistent/b.db', '--files-from', dir], /--files-from and --files-to go together/],
+      [
+        ['--from', database, '--to', 'sqlite:/nonexistent/b.db', '--files-from', dir],
+        /--files-from and --files-to go together/,
+      ],
       [['--from', database, '--files-to', dir], /--files-from and --files-to go together/],
       [['--from', database], /missing --to \(or --files-from and --files-to/],
       [['--from', database, '--files-from', dir, '--files-to', `${dir}/.`], /name the same file store/],
       [['--from', database, '--files-from', join(dir, 'nowhere'), '--files-to', other], /--files-from names no folder/],
-      [['--from', database, '--files-from', dir, '--files-to', 's3://bucket/x'], /--files-to must be a folder or an https:\/\/ S3 URL/],
-      [['--from', database, '--files-from', dir, '--files-to', 'https://KEY:TOPSECRET@127.0.0.1:1/'], /--files-to must name the bucket/],
+      [
+        ['--from', database, '--files-from', dir, '--files-to', 's3://bucket/x'],
+        /--files-to must be a folder or an https:\/\/ S3 URL/,
+      ],
+      [
+        ['--from', database, '--files-from', dir, '--files-to', 'https://KEY:TOPSECRET@127.0.0.1:1/'],
+        /--files-to must name the bucket/,
+      ],
     ];
     for (const [args, expected] of cases) {
       const run = await migrate(database, ...args);
@@ -278,7 +335,17 @@ describe(`migrate-data --files-from/--files-to (${TEST_STORE})`, { timeout: 4 * 
       cleanups.push(() => postgres.remove());
       const s3 = await s3Server();
       const summary = summaryOf(
-        await migrate(source.url, '--from', source.url, '--to', postgres.url, '--files-from', source.filesDir, '--files-to', s3.url),
+        await migrate(
+          source.url,
+          '--from',
+          source.url,
+          '--to',
+          postgres.url,
+          '--files-from',
+          source.filesDir,
+          '--files-to',
+          s3.url,
+        ),
       );
       assert.deepEqual(summary.files, { copied: 3, bytes: bytesOf(source) });
       assert.deepEqual(await bucketKeys(s3), source.files.map((file) => file.storageKey).sort());

@@ -17,13 +17,22 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += c;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += c;
   }
   assert.equal(cell + row.join(''), '', 'the file ends with a line break');
   return rows;
@@ -36,7 +45,10 @@ async function csvOf(actor: Actor, query = ''): Promise<{ header: string[]; rows
   assert.equal(res.status, 200, bytes.toString());
   assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
   assert.match(res.headers.get('content-disposition') ?? '', /^attachment; filename="tasks-\d{4}-\d{2}-\d{2}\.csv"$/);
-  assert.ok(bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf])), 'a byte-order mark, so a spreadsheet reads UTF-8');
+  assert.ok(
+    bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf])),
+    'a byte-order mark, so a spreadsheet reads UTF-8',
+  );
   const [header = [], ...lines] = parseCsv(bytes.subarray(3).toString('utf8'));
   return { header, rows: lines.map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i]!]))) };
 }

@@ -213,7 +213,13 @@ export class S3FileStore implements FileStore {
         }),
       );
       for (const upload of page.Uploads ?? []) {
-        if (upload.Key && this.#ownKey(upload.Key) && upload.UploadId && upload.Initiated && upload.Initiated < before) {
+        if (
+          upload.Key &&
+          this.#ownKey(upload.Key) &&
+          upload.UploadId &&
+          upload.Initiated &&
+          upload.Initiated < before
+        ) {
           await this.client
             .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }))
             .catch((error: unknown) => {

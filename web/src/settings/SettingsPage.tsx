@@ -1,7 +1,7 @@
 /**
  * Settings: profile, password, the team's name (owners and admins), notifications, API keys,
- * webhooks, the team's members, its workflow statuses and its labels.
- * The last four come in chunks of their own, fetched when Settings opens, so the first load
+ * webhooks, the team's members, its workflow statuses and its labels, and the export.
+ * The last five come in chunks of their own, fetched when Settings opens, so the first load
  * stays small (the JS budget).
  */
 import { lazy, useLazy, type Loader } from '../lib/lazy';
@@ -19,6 +19,7 @@ const loadWebhooks = lazy(() => import('./webhooks/WebhooksSection').then((modul
 const loadMembers = lazy(() => import('./team/MembersSection').then((module) => module.MembersSection));
 const loadStatuses = lazy(() => import('./team/StatusesSection').then((module) => module.StatusesSection));
 const loadLabels = lazy(() => import('./team/LabelsSection').then((module) => module.LabelsSection));
+const loadExport = lazy(() => import('./ExportSection').then((module) => module.ExportSection));
 
 export function SettingsPage() {
   useDocumentTitle('Settings');
@@ -39,6 +40,7 @@ export function SettingsPage() {
         <a href="#members-heading">Members</a>
         <a href="#statuses-heading">Workflow statuses</a>
         <a href="#labels-heading">Labels</a>
+        <a href="#export-heading">Export</a>
       </nav>
       <div class="settings-grid">
         <ProfileForm reminders={reminders} />
@@ -51,6 +53,7 @@ export function SettingsPage() {
       <LazySection loader={loadMembers} id="members" title="Members" />
       <LazySection loader={loadStatuses} id="statuses" title="Workflow statuses" />
       <LazySection loader={loadLabels} id="labels" title="Labels" />
+      <LazySection loader={loadExport} id="export" title="Export" />
     </section>
   );
 }
