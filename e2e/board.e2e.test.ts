@@ -253,14 +253,17 @@ describeInBrowser('the board and the keyboard in a real browser', () => {
     assert.equal(await ben.getByRole('link', { name: 'Order snacks', exact: true }).count(), 0, 'not Ben’s');
 
     const empty = (await api('POST', '/v1/lists', { name: 'Later', color: 'Gray' })).id;
-    // Answers held back a moment, to see what the columns show meanwhile.
+    // Answers held back until the columns have been seen loading (a fixed delay raced a slow machine).
     const taskQueries = (url: URL) => url.pathname === '/v1/tasks';
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
     await ada.route(taskQueries, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await held;
       await route.continue();
     });
     await ada.goto(`/lists/${empty}?view=board`);
     await visible(column(ada, 'To do').getByText('Loading…'));
+    release();
     await visible(ada.getByText('No tasks here yet. Add one above.'));
     assert.equal(await ada.getByText('No tasks', { exact: true }).count(), 3, 'each column says it is empty');
     await ada.unroute(taskQueries);

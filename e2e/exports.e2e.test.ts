@@ -6,12 +6,11 @@
  * 1400 px widths on the section.
  */
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { assertCleanRun, describeInBrowser, launchBrowser, requireBrowser, type Watch } from './support/browser.js';
-import { expectFitsPhoneAndDesktop, openPage, visible, type WebappRun } from './support/pages.js';
+import { downloaded, expectFitsPhoneAndDesktop, openPage, visible, type WebappRun } from './support/pages.js';
 import { startWorkspace, type Workspace } from './support/workspace.js';
 
 const sectionOf = (page: Page) => page.getByRole('region', { name: 'Export' });
@@ -45,7 +44,7 @@ describeInBrowser('the team export in a real browser', () => {
     const download = section.getByRole('link', { name: 'Download' });
     await visible(download);
     const [file] = await Promise.all([ada.waitForEvent('download'), download.click()]);
-    const lines = gunzipSync(await readFile((await file.path())!))
+    const lines = gunzipSync(await downloaded(file))
       .toString('utf8')
       .trimEnd()
       .split('\n')

@@ -3,7 +3,7 @@
  * ways to find things on a page. The steps build on each other, so they share one run.
  */
 import assert from 'node:assert/strict';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Download, Locator, Page } from 'playwright-core';
 import { seriousViolations } from './axe.js';
 import { newContext, screenshot, unlabelledControls, type Watch } from './browser.js';
 import { layoutProblems } from './layout.js';
@@ -140,4 +140,14 @@ export async function expectSidebarFullHeight(page: Page, screen: string): Promi
     navBottom >= pageHeight - 1,
     `${screen}: the sidebar ends at ${navBottom}px of a page ${pageHeight}px tall`,
   );
+}
+
+/**
+ * A download's bytes. Read as a stream: `download.path()` is not available when the browser is
+ * shared over a connection, as the suite's runner shares one Chromium.
+ */
+export async function downloaded(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

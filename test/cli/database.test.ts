@@ -56,6 +56,7 @@ const REFUSING: Record<string, string[]> = {
   'webhook list': ['--org', id],
   'webhook delete': ['--id', id],
   backup: ['--to', 'backup.db'],
+  export: ['--org', id, '--to', 'team.jsonl.gz'],
 };
 
 describe('the database admin opens', { skip: TEST_STORE !== 'sqlite' && 'SQLite files only' }, () => {

@@ -33,7 +33,10 @@ export function ListForm({
 }: Props) {
   const [name, setName] = useState(initialName);
   const [color, setColor] = useState<ListColor>(isListColor(initialColor) ? initialColor : 'Green');
-  const [shared, setShared] = useState(initialShared ?? false);
+  // Follows `initialShared` until the box is touched: the sidebar may learn whether this is the
+  // first list only after the form opened.
+  const [chosenShared, setShared] = useState<boolean | null>(null);
+  const shared = chosenShared ?? initialShared ?? false;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();

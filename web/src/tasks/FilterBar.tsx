@@ -1,7 +1,7 @@
 /**
  * The filters of GET /v1/tasks; every change is written to the address so the view can be
- * shared. They keep to one line: the due dates fold away behind "More filters", and on a phone
- * the menus too (the CSS decides when), so the tasks come first.
+ * shared. They keep to one line: the due dates (and the CSV of these tasks) fold away behind
+ * "More filters", and on a phone the menus too (the CSS decides when), so the tasks come first.
  */
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { PRIORITIES } from '@contract/enums';
@@ -15,9 +15,11 @@ interface Props {
   onChange: (filters: TaskFilters) => void;
   /** My tasks is already filtered to the caller. */
   showAssignee: boolean;
+  /** These filters' tasks as a CSV (GET /v1/tasks.csv), offered behind "More filters". */
+  csvHref: string;
 }
 
-export function FilterBar({ filters, onChange, showAssignee }: Props) {
+export function FilterBar({ filters, onChange, showAssignee, csvHref }: Props) {
   const { statuses, members, labels = [] } = useTeamData();
   const set = (change: Partial<TaskFilters>) => onChange({ ...filters, ...change });
   const [folded, setFolded] = useState(true);
@@ -141,6 +143,10 @@ export function FilterBar({ filters, onChange, showAssignee }: Props) {
           <span>Due until</span>
           <input type="date" value={filters.dueDateTo} onChange={(e) => set({ dueDateTo: e.currentTarget.value })} />
         </label>
+        {/* The session cookie authenticates the download. */}
+        <a class="filter-field" href={csvHref} download>
+          Download CSV
+        </a>
       </div>
     </form>
   );

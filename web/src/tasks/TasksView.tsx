@@ -74,17 +74,18 @@ export function TasksView(props: Props) {
         <h1>{heading}</h1>
         <div class="page-actions">
           <LayoutSwitch path={path} filters={filters} layout={layout} />
-          {/* Every task of these filters, for a spreadsheet (GET /v1/tasks.csv; the session cookie authenticates). */}
-          <a class="button-link" href={`/v1/tasks.csv?${tasksQuery(filters, scope)}`} download>
-            Download CSV
-          </a>
           {actions}
         </div>
         {intro && <p class="page-intro muted">{intro}</p>}
       </header>
       {banner}
       {canAdd && <QuickAdd defaults={newTaskDefaults} onCreated={() => reload.current()} shortcut />}
-      <FilterBar filters={filters} onChange={setFilters} showAssignee={scope.assigneeId === undefined} />
+      <FilterBar
+        filters={filters}
+        onChange={setFilters}
+        showAssignee={scope.assigneeId === undefined}
+        csvHref={`/v1/tasks.csv?${tasksQuery(filters, scope)}`}
+      />
       {layout === 'board' ? (
         <LazyBoard filters={filters} scope={scope} empty={nothing} reloadRef={reload} />
       ) : (
