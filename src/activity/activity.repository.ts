@@ -129,6 +129,33 @@ const entryRow = prepared((db, p: { taskId: number; entryId: number }) =>
     .where('a.id', '=', p.entryId),
 );
 
+const entryRowsAfter = prepared((db, p: { taskId: number; after: number; limit: number }) =>
+  db
+    .selectFrom('task_activity as a')
+    .leftJoin('users as u', 'u.id', 'a.actor_id')
+    .select(entryColumns)
+    .select('a.changes')
+    .where('a.task_id', '=', p.taskId)
+    .where('a.id', '>', p.after)
+    .orderBy('a.id')
+    .limit(p.limit),
+);
+
+/**
+ * The task's entries with ids past `after`, oldest first, at most `limit`, whole (descriptions
+ * not shortened): for an export, which reads a task's history in pages of these. Keep `limit`
+ * small: each entry may carry two descriptions of up to 100,000 characters.
+ */
+export async function wholeActivityAfter(
+  db: Db,
+  taskId: number,
+  after: number,
+  limit: number,
+): Promise<ActivityRecord[]> {
+  const rows = await entryRowsAfter(db, { taskId, after, limit });
+  return rows.map((row) => toRecord(taskId, row, JSON.parse(row.changes) as StoredChanges, false));
+}
+
 /** One of the task's entries, whole; undefined when it is not one of the task's. */
 export async function findActivity(db: Db, taskId: number, entryId: number): Promise<ActivityRecord | undefined> {
   const [row] = await entryRow(db, { taskId, entryId });

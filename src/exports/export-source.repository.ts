@@ -89,19 +89,6 @@ export async function taskIdsPage(db: Db, reader: ExportReader, after: number): 
   return rows.map((r) => r.id);
 }
 
-/** A task's activity entry ids after `after`, oldest first (the (task_id, id) order). */
-export async function activityIdsPage(db: Db, taskId: number, after: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('task_activity')
-    .select('id')
-    .where('task_id', '=', taskId)
-    .where('id', '>', after)
-    .orderBy('id')
-    .limit(PAGE_ROWS)
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 /**
  * A task's links as the whole team sees them (a `team` export): every list it is on, its parent
  * and its subtasks, whoever the exporter is. The API's detail shows them as its reader may see

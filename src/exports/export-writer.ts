@@ -14,7 +14,7 @@ import { Readable as ReadableStream, Transform, type TransformCallback } from 'n
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Caller } from '../caller.js';
-import { findActivity, listsVisibleTo, peopleByIds, type ActivityRecord } from '../activity/activity.repository.js';
+import { listsVisibleTo, peopleByIds, wholeActivityAfter } from '../activity/activity.repository.js';
 import { namedIn, presentEntry } from '../activity/activity.presenter.js';
 import { attachmentsOfTask } from '../attachments/attachments.repository.js';
 import { presentAttachment } from '../attachments/attachments.presenter.js';
@@ -38,7 +38,6 @@ import {
   type ExportLine,
 } from './export-format.js';
 import {
-  activityIdsPage,
   listIdsPage,
   listNames,
   membersPage,
@@ -60,6 +59,9 @@ export interface WrittenExport {
   sha256: string;
   counts: Counts;
 }
+
+/** Activity entries read at once: each may hold two descriptions of up to 100,000 characters. */
+const ACTIVITY_PAGE_ROWS = 50;
 
 /** Thrown when the export is stopped (the server closing) before it is whole. */
 export class ExportStopped extends Error {}
@@ -176,14 +178,9 @@ export async function* exportLines(
 
   for await (const taskId of taskIds(db, subject)) {
     for (let after = 0; ;) {
-      const ids = await activityIdsPage(db, taskId, after);
-      if (ids.length === 0) break;
-      // Whole entries (findActivity), never a page's shortened descriptions.
-      const records: ActivityRecord[] = [];
-      for (const entryId of ids) {
-        const record = await findActivity(db, taskId, entryId);
-        if (record) records.push(record);
-      }
+      // Whole entries, never a page's shortened descriptions; a few at a time, as each may be large.
+      const records = await wholeActivityAfter(db, taskId, after, ACTIVITY_PAGE_ROWS);
+      if (records.length === 0) break;
       const { userIds, listIds } = namedIn(records);
       const people = await peopleByIds(db, userIds);
       const lists =
@@ -191,7 +188,7 @@ export async function* exportLines(
           ? await listNames(db, listIds)
           : await listsVisibleTo(db, subject.userId ?? '', listIds);
       for (const record of records) yield counted({ type: 'activity', ...presentEntry(record, people, lists) });
-      after = ids[ids.length - 1]!;
+      after = records[records.length - 1]!.id;
     }
   }
 

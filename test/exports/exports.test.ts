@@ -28,6 +28,10 @@ async function populate(team: Team, mate: Actor) {
     await owner.api.post('/v1/tasks', { title: 'Write the format', parentId: task.id }),
     201,
   );
+  // More entries than the export reads of a task's history at once (50): its pages join up.
+  for (let i = 1; i <= 55; i++) {
+    expectStatus(await owner.api.patch(`/v1/tasks/${task.id}`, { title: `Draft ${i}` }), 200);
+  }
   expectStatus(await owner.api.patch(`/v1/tasks/${task.id}`, { title: 'Ship the team export' }), 200);
   const comments = [
     expectStatus(await owner.api.post(`/v1/tasks/${task.id}/comments`, { body: 'First' }), 201),
