@@ -5,37 +5,24 @@
 // on loopback (test/attachments/s3-server.ts), so its memory is not counted here; it writes to
 // the temporary folder's disk, so MB/s is that disk's and the loopback's as much as ours.
 //
-//   npx tsc -p tsconfig.json && [SIZE_MB=1024] [PART_MB=8] [QUEUE=2] node bench/experiments/upload-memory-s3.mjs
+//   npx tsc -p tsconfig.json && [SIZE_MB=1024] [PART_MB=5] [QUEUE=1] node bench/experiments/upload-memory-s3.mjs
 import { Buffer } from 'node:buffer';
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { clearInterval, setInterval } from 'node:timers';
+import { startS3Child } from './s3-child.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
-const { S3FileStore } = await import(`${root}/dist/src/attachments/storage/s3-store.js`);
+const { PART_SIZE, QUEUE_SIZE, S3FileStore } = await import(`${root}/dist/src/attachments/storage/s3-store.js`);
 const { parseS3Url } = await import(`${root}/dist/src/s3-config.js`);
 
 const MiB = 1024 * 1024;
 const size = Number(process.env.SIZE_MB ?? 1024) * MiB;
-const partSize = Number(process.env.PART_MB ?? 8) * MiB;
-const queueSize = Number(process.env.QUEUE ?? 2);
+const partSize = process.env.PART_MB ? Number(process.env.PART_MB) * MiB : PART_SIZE;
+const queueSize = process.env.QUEUE ? Number(process.env.QUEUE) : QUEUE_SIZE;
 
-const server = spawn(
-  process.execPath,
-  [
-    '--input-type=module',
-    '-e',
-    `const { startS3Server } = await import(${JSON.stringify(`${root}/dist/test/attachments/s3-server.js`)});
-     const s = await startS3Server(); console.log(s.url);
-     process.on('SIGTERM', async () => { await s.close(); process.exit(0); });`,
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const [line] = await once(server.stdout, 'data');
-const url = line.toString().trim();
-const store = new S3FileStore(parseS3Url(url, []), { partSize, queueSize });
+const s3 = await startS3Child();
+const store = new S3FileStore(parseS3Url(s3.url, []), { partSize, queueSize });
 
 function generated() {
   const block = randomBytes(MiB);
@@ -83,5 +70,4 @@ console.log(
 console.log(`process max RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (node ${process.version})`);
 await store.delete('bench');
 store.client.destroy();
-server.kill('SIGTERM');
-await once(server, 'exit');
+await s3.stop();

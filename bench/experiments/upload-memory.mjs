@@ -13,6 +13,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startS3Child } from './s3-child.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const sizeMb = Number(process.env.SIZE_MB ?? 200);
@@ -20,22 +21,6 @@ const size = sizeMb * 1024 * 1024;
 const dir = mkdtempSync(join(tmpdir(), 'tasklane-upload-bench-'));
 const onS3 = process.env.STORE === 's3';
 
-/** An s3rver bucket in a child process: its ATTACHMENTS_S3_URL and how to stop it. */
-async function startS3Child() {
-  const server = spawn(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `const { startS3Server } = await import(${JSON.stringify(`${root}/dist/test/attachments/s3-server.js`)});
-       const s = await startS3Server(); console.log(s.url);
-       process.on('SIGTERM', async () => { await s.close(); process.exit(0); });`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const url = await new Promise((resolve) => server.stdout.once('data', (line) => resolve(line.toString().trim())));
-  return { url, stop: () => new Promise((r) => (server.kill('SIGTERM'), server.once('exit', r))) };
-}
 const s3 = onS3 ? await startS3Child() : undefined;
 
 const memory = (pid) => {
@@ -53,7 +38,6 @@ const child = spawn(process.execPath, ['--max-semi-space-size=4', join(root, 'bi
     LOG_LEVEL: 'error',
     RATE_LIMIT_PER_MINUTE: '0',
     ATTACHMENTS_MAX_FILE_BYTES: String(size + 1024),
-    REQUEST_TIMEOUT_MS: '3600000',
     ...(s3 ? { ATTACHMENTS_S3_URL: s3.url } : {}),
   },
   stdio: ['ignore', 'pipe', 'inherit'],
