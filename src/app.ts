@@ -52,6 +52,8 @@ import { MailWorker } from './mail/worker.js';
 import { clock, setClockOffset } from './clock.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { REMINDER_HANDLERS } from './reminders/fire.js';
+import { APPLY_JOB, applyImportBatch } from './imports/apply.js';
+import { importsRoutes } from './imports/imports.routes.js';
 import { reminderRoutes } from './reminders/reminders.routes.js';
 import { activityRoutes } from './activity/activity.routes.js';
 import { commentsRoutes } from './comments/comments.routes.js';
@@ -116,6 +118,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     mailRoutes,
     reminderRoutes,
     exportsRoutes(exportRunner, exportFiles),
+    // An apply's batches are scheduled jobs: this process looks for its first one at once.
+    importsRoutes(() => jobRunner.wake()),
   ];
 
   const app = Fastify({
@@ -227,9 +231,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Notification email, while SMTP_URL is set.
   const mailWorker = new MailWorker(store, config.mail, config.publicUrl, app.log);
   app.addHook('onReady', async () => mailWorker.start());
-  // Scheduled jobs (due-date reminders), unless SCHEDULED_JOBS=off.
+  // Scheduled jobs (due-date reminders, imports' batches), unless SCHEDULED_JOBS=off.
   setClockOffset(config.clockOffsetMs);
-  const jobRunner = new JobRunner(store, REMINDER_HANDLERS, { ...config.jobs, clock, log: app.log });
+  const jobRunner = new JobRunner(
+    store,
+    { ...REMINDER_HANDLERS, [APPLY_JOB]: applyImportBatch },
+    { ...config.jobs, clock, log: app.log },
+  );
   if (config.jobs.run) app.addHook('onReady', async () => jobRunner.start());
   app.addHook('onClose', async () => {
     await exportRunner.close();

@@ -13,9 +13,10 @@ export interface Caller {
   /**
    * What authenticated the request; event streams re-check it while they stay open. `webhook`:
    * no request, a webhook reading as its owner to build a delivery (webhooks/delivery/payload.ts).
+   * `import`: no request, an import's apply writing as the person who applied it (imports/apply.ts).
    */
   readonly credential: {
-    readonly kind: 'key' | 'session' | 'webhook';
+    readonly kind: 'key' | 'session' | 'webhook' | 'import';
     readonly id: string;
     /** For sessions: the token every change must echo in `x-csrf-token`. */
     readonly csrfToken?: string;

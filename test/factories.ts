@@ -27,7 +27,7 @@ export interface Team {
   name: string;
   owner: Actor;
   /** Adds a user to this team with their own key. */
-  member(options?: { role?: Role; name?: string }): Promise<Actor>;
+  member(options?: { role?: Role; name?: string; email?: string }): Promise<Actor>;
 }
 
 async function addActor(
@@ -35,9 +35,9 @@ async function addActor(
   teamId: string,
   role: Role,
   name: string,
+  email = `${name.toLowerCase().replace(/\W+/g, '.')}.${randomUUID().slice(0, 8)}@example.test`,
 ): Promise<Actor> {
   const store: Store = server.store;
-  const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${randomUUID().slice(0, 8)}@example.test`;
   const user = await insertUser(store.db, { email, name, passwordHash: null });
   await upsertMember(store.db, teamId, user.id, role);
   const { record: row, key } = await insertKey(store.db, { teamId, userId: user.id, name: 'test' });
@@ -59,6 +59,6 @@ export async function createTestTeam(
     name: team.name,
     owner,
     member: (options = {}) =>
-      addActor(server, team.id, options.role ?? 'member', options.name ?? `Member ${++members}`),
+      addActor(server, team.id, options.role ?? 'member', options.name ?? `Member ${++members}`, options.email),
   };
 }

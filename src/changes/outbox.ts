@@ -59,6 +59,7 @@ export interface NewEvent {
     | { userId: string }
     | { invitationId: string }
     | { notificationId: number }
+    | { importId: number }
     | { read: boolean };
   /**
    * Added to the data of the event's webhook deliveries only (not to the event stream's): what a

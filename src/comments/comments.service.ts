@@ -25,7 +25,7 @@ import type { Locked, RowLock } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
 import { audienceOf, readersAmong, type TaskAudience } from '../tasks/access.js';
 import { hasMentions, mentionedMembers } from '../tasks/mentions.js';
-import { readingFollowers } from '../tasks/task-notifications.js';
+import { importing, readingFollowers } from '../tasks/task-notifications.js';
 import { keepAccessibleTask, loadAccessibleTask } from '../tasks/tasks.service.js';
 import * as comments from './comments.repository.js';
 import type { CommentRecord } from './comments.repository.js';
@@ -104,6 +104,7 @@ async function notifyOfComment(
   comment: CommentRecord,
   audience: TaskAudience,
 ): Promise<NewNotifications | undefined> {
+  if (importing(caller)) return undefined;
   const followers = await readingFollowers(trx, comment.taskId, audience.users, audience.follows);
   const mentioned = await newlyMentioned(trx, caller, comment, null);
   const newFollowers = [caller.userId, ...mentioned].filter((id) => !followers.has(id));

@@ -81,7 +81,18 @@ export const NOTIFICATION_EVENT_TYPES = [
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
 
 /** Every type GET /v1/events sends for a change. */
-export const STREAM_EVENT_TYPES = [...CHANGE_EVENT_TYPES, ...TEAM_EVENT_TYPES, ...NOTIFICATION_EVENT_TYPES] as const;
+/**
+ * An import's own event (issue 32), to the person who applies it alone: `import.progress`
+ * `{"importId"}` after each batch of its apply, and when it ends. A stream event only.
+ */
+export const IMPORT_EVENT_TYPES = ['import.progress'] as const;
+
+export const STREAM_EVENT_TYPES = [
+  ...CHANGE_EVENT_TYPES,
+  ...TEAM_EVENT_TYPES,
+  ...NOTIFICATION_EVENT_TYPES,
+  ...IMPORT_EVENT_TYPES,
+] as const;
 export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
 
 /** Sent instead of a change when a stream cannot say what changed: refetch everything. */

@@ -25,3 +25,4 @@ export * from './mail.js';
 export * from './reminders.js';
 export * from './notifications.js';
 export * from './exports.js';
+export * from './imports.js';

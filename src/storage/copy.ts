@@ -71,6 +71,11 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   { table: 'mail_unsubscribe_tokens', key: ['token_hash'] },
   { table: 'reminder_settings', key: ['user_id'] },
   { table: 'scheduled_jobs', key: ['id'] },
+  // Imports (migration 0026): their plans and rows (an import may be applied after the move), and
+  // the source refs that make a second apply of the same file change nothing.
+  { table: 'imports', key: ['id'] },
+  { table: 'import_rows', key: ['import_id', 'seq'] },
+  { table: 'import_objects', key: ['team_id', 'ref'] },
   // So that a client retrying a POST across the move gets its first answer, not a second write.
   { table: 'idempotency_keys', key: ['credential', 'team_id', 'key_hash'] },
 ];

@@ -27,6 +27,7 @@ import { mail } from './migrations/0022_mail.js';
 import { reminders } from './migrations/0023_reminders.js';
 import { attachments } from './migrations/0024_attachments.js';
 import { exports } from './migrations/0025_exports.js';
+import { imports } from './migrations/0026_imports.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -56,6 +57,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0023_reminders': reminders(dialect),
     '0024_attachments': attachments(dialect),
     '0025_exports': exports(dialect),
+    '0026_imports': imports(dialect),
   };
 }
 

@@ -257,6 +257,49 @@ export interface ExportsTable {
   expires_at: string | null;
 }
 
+/** An import (migration 0026; see imports/): one uploaded file, its plan, and its apply. */
+export interface ImportsTable {
+  id: Generated<number>;
+  team_id: string;
+  requested_by: string;
+  source: string;
+  file_name: string | null;
+  /** `planning`: its upload is still being read; no one else sees it yet. */
+  status: 'planning' | 'planned' | 'applying' | 'applied' | 'cancelled' | 'failed' | 'undone';
+  /** JSON text: the plan (contract/imports.ts ImportPlan). */
+  plan: string;
+  rows_total: number;
+  rows_done: number;
+  /** JSON text: what the apply did (ImportResult), once it started. */
+  result: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** What an import's file said, one object per row in writing order (migration 0026). */
+export interface ImportRowsTable {
+  import_id: number;
+  seq: number;
+  /** JSON text: a SourceItem (imports/sources/source-items.ts). */
+  item: string;
+}
+
+/** An imported object's source ref → what it became (migration 0026). */
+export interface ImportObjectsTable {
+  team_id: string;
+  ref: string;
+  kind: 'status' | 'label' | 'list' | 'task' | 'comment';
+  object_id: number;
+  /** The import that created it; null when it matched an object that was there. */
+  created_by_import: number | null;
+  /** The object's version as the import left it (tasks, lists, comments). */
+  version: number | null;
+  /** SHA-256 of the source's object as last applied: the same again changes nothing. */
+  source_hash: string;
+}
+
 /** An outgoing webhook (migration 0013; see webhooks/). */
 export interface WebhooksTable {
   id: string;
@@ -472,6 +515,9 @@ export interface Tables {
   task_comments: TaskCommentsTable;
   attachments: AttachmentsTable;
   exports: ExportsTable;
+  imports: ImportsTable;
+  import_rows: ImportRowsTable;
+  import_objects: ImportObjectsTable;
   webhooks: WebhooksTable;
   webhook_event_types: WebhookEventTypesTable;
   webhook_deliveries: WebhookDeliveriesTable;

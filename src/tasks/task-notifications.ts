@@ -62,12 +62,19 @@ async function mentionedInDescription(
   return readers;
 }
 
+/**
+ * An import's writes notify no one (docs/api.md, "Imports"): a file of 500 assigned tasks would
+ * otherwise be 500 notifications and mails. Its progress goes to the person applying it.
+ */
+export const importing = (caller: Caller): boolean => caller.credential.kind === 'import';
+
 /** A new task's: its assignees are notified, and the members its description mentions. */
 export async function notificationsOfCreate(
   trx: Db,
   caller: Caller,
   task: { id: number; description: string | null; assigneeIds: string[] },
 ): Promise<NewNotifications | undefined> {
+  if (importing(caller)) return undefined;
   const mentioned = await mentionedInDescription(trx, caller, task.id, task.description, null);
   return notificationsOf({ taskId: task.id, actorId: caller.userId, assigned: task.assigneeIds, mentioned });
 }
@@ -84,6 +91,7 @@ export async function notificationsOfUpdate(
   task: { id: number; createdBy: string; before: TaskAudience },
   recorded: StoredChanges,
 ): Promise<NewNotifications | undefined> {
+  if (importing(caller)) return undefined;
   const before = new Set(recorded.assignees?.from ?? []);
   const after = new Set(recorded.assignees?.to ?? []);
   const assigned = [...after].filter((id) => !before.has(id));
