@@ -24,16 +24,18 @@ export async function* csvRows(bytes: AsyncIterable<Buffer>, what: string): Asyn
     bom: true,
     relax_column_count: true,
     relax_quotes: true,
-    info: true,
+    raw: true,
     record_delimiter: ['\r\n', '\n', '\r'],
   });
   // The parser is consumed below; a failure of either side ends the loop with its error.
   const feeding = pipeline(Readable.from(bytes, { objectMode: false }), parser).catch(() => {});
-  let previousEnd = 0;
+  let line = 1;
   try {
-    for await (const parsed of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      yield { cells: parsed.record, line: previousEnd + 1 };
-      previousEnd = parsed.info.lines;
+    for await (const { record, raw } of parser as AsyncIterable<{ record: string[]; raw: string }>) {
+      yield { cells: record, line };
+      // The parser's own line count takes a quoted CRLF for two lines: count the record's text instead
+      // (its line breaks but the one ending it; only a quoted cell holds one, and it ends with a quote).
+      line += 1 + (raw.replace(/[\r\n]+$/, '').match(/\r\n|\r|\n/g)?.length ?? 0);
     }
   } catch (error) {
     if (error instanceof CsvError) {
