@@ -99,6 +99,17 @@ describe('readCsv', () => {
     );
   });
 
+  test("a cell protected from running as a formula ('=, '-, '@ …) reads back without its quote", async () => {
+    const items = await read("Title,Labels\n'=SUM(A1),'@home\n'-1 bug,it's\n");
+    assert.deepEqual(
+      tasks(items).map((task) => [task.title, task.labelNames]),
+      [
+        ['=SUM(A1)', ['@home']],
+        ['-1 bug', ["it's"]],
+      ],
+    );
+  });
+
   test('values that do not fit are problems of their line, and the field is left empty', async () => {
     const text = [
       'title,completed,priority,dueDate,assignees',

@@ -8,7 +8,8 @@
  * before "Assignees"), so tasklane's own GET /v1/tasks.csv reads back. A mapping to a header the
  * file lacks, an unknown field in the mapping, or no title column refuses the file.
  *
- * Values: completed is true for true/yes/y/1/x/done/✓ (any case); priority one of
+ * Values (trimmed, and without the `'` that keeps a spreadsheet from running a cell as a formula):
+ * completed is true for true/yes/y/1/x/done/✓ (any case); priority one of
  * low/medium/high/urgent (any case); dueDate YYYY-MM-DD, or an ISO date-time whose date is taken
  * as written; assignees are emails separated by `,` or `;` (a value without `@` is a person's name,
  * for the plan's list of unknown people); labels separated the same way; list a list's name
@@ -94,6 +95,9 @@ export function columnsOf(header: string[], mapping: Record<string, string> | un
   for (const field of CSV_FIELDS) {
     const mapped = mapping?.[field];
     if (mapped !== undefined) {
+      if (typeof mapped !== 'string') {
+        throw new UnreadableFile(`The column mapping gives ${field} something other than a column's name.`);
+      }
       const index = exact.get(mapped.trim().toLowerCase());
       if (index === undefined) {
         throw new UnreadableFile(
@@ -113,6 +117,12 @@ export function columnsOf(header: string[], mapping: Record<string, string> | un
   }
   return columns;
 }
+
+/**
+ * A cell without the `'` a CSV writer puts before one a spreadsheet would run as a formula
+ * (tasklane's own GET /v1/tasks.csv does, tasks/tasks-csv.ts), so such a value reads back as it was.
+ */
+const unprotected = (value: string): string => (/^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value);
 
 /** The date of a cell, or undefined when it is not one. */
 function dueDateOf(value: string): string | null | undefined {
@@ -147,7 +157,7 @@ export async function* readCsv(bytes: AsyncIterable<Buffer>, options: ReadOption
     }
     const cell = (field: Field) => {
       const index = columns!.get(field);
-      return index === undefined ? '' : (cells[index] ?? '').trim();
+      return index === undefined ? '' : unprotected((cells[index] ?? '').trim());
     };
     const problem = (message: string) => rows.push({ kind: 'problem', line, message });
 

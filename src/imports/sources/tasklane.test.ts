@@ -255,8 +255,12 @@ describe('readTasklane', () => {
     async function* lines(): AsyncGenerator<string> {
       yield `${JSON.stringify(header())}\n`;
       yield `${JSON.stringify({ type: 'status', id: 1, name: 'To do', color: null, isCompleted: false })}\n`;
-      for (let id = 1; id <= TASKS; id++) {
-        yield `${JSON.stringify(task({ id, number: id, title: `Task ${id}`, description: 'x'.repeat(200) }))}\n`;
+      for (let from = 1; from <= TASKS; from += 500) {
+        let text = '';
+        for (let id = from; id < from + 500; id++) {
+          text += `${JSON.stringify(task({ id, number: id, title: `Task ${id}`, description: 'x'.repeat(200) }))}\n`;
+        }
+        yield text;
       }
       const counts = { member: 0, status: 1, label: 0, list: 0, task: TASKS, comment: 0, activity: 0, attachment: 0 };
       yield `${JSON.stringify({ type: 'end', counts: { ...counts, attachmentData: 0 } })}\n`;

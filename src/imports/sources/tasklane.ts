@@ -71,13 +71,15 @@ async function* lines(bytes: AsyncIterable<Buffer>): AsyncGenerator<string> {
   let pending = '';
   try {
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {
-      pending += decoder.write(chunk);
+      // Only the new text is searched, so a long line read in many chunks costs its length once.
+      const piece = decoder.write(chunk);
       let start = 0;
-      for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n', start)) {
-        yield pending.slice(start, end);
+      for (let end = piece.indexOf('\n'); end !== -1; end = piece.indexOf('\n', start)) {
+        yield pending + piece.slice(start, end);
+        pending = '';
         start = end + 1;
       }
-      pending = pending.slice(start);
+      pending += piece.slice(start);
       if (pending.length > MAX_LINE_BYTES) {
         throw new UnreadableFile('The file is not a tasklane export: it has a line longer than any export writes.');
       }

@@ -284,7 +284,8 @@ describe('readTrello', () => {
     });
     assert.deepEqual(
       items.map((item) => item.kind),
-      ['status', 'list', 'task', 'task', 'comment'],
+      ['status', 'list', 'problem', 'task', 'task', 'comment'],
     );
+    assert.deepEqual(items[2], { kind: 'problem', line: 1, message: "The due date 'soon' is not a date; left empty." });
   });
 });

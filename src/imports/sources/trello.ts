@@ -146,17 +146,25 @@ export async function* readTrello(bytes: AsyncIterable<Buffer>, _options: ReadOp
   }
 
   const cards = new Set<string>();
-  for (const [index, card] of objects(doc.cards).entries()) yield cardItem(card, index + 1);
+  for (const [index, card] of objects(doc.cards).entries()) yield* cardItems(card, index + 1);
 
-  function cardItem(card: Json, line: number): SourceTask | SourceProblem {
+  function* cardItems(card: Json, line: number): Generator<SourceTask | SourceProblem> {
     const title = text(card.name);
     if (card.closed === true) {
-      return { kind: 'problem', line, message: `The archived card ${quoted(title)} is not imported.` };
+      yield { kind: 'problem', line, message: `The archived card ${quoted(title)} is not imported.` };
+      return;
     }
-    if (title.trim() === '') return { kind: 'problem', line, message: `Card ${line} has no name; skipped.` };
+    if (title.trim() === '') {
+      yield { kind: 'problem', line, message: `Card ${line} has no name; skipped.` };
+      return;
+    }
     const status = columnStatus.get(text(card.idList)) ?? null;
+    const due = dueDate(card.due);
+    if (due === undefined) {
+      yield { kind: 'problem', line, message: `The due date ${quoted(String(card.due))} is not a date; left empty.` };
+    }
     cards.add(text(card.id));
-    return {
+    yield {
       kind: 'task',
       ref: `trello:card:${text(card.id)}`,
       line,
@@ -165,7 +173,7 @@ export async function* readTrello(bytes: AsyncIterable<Buffer>, _options: ReadOp
       statusName: status?.name ?? null,
       completed: card.dueComplete === true || status?.isCompleted === true,
       priority: null,
-      dueDate: dueDate(card.due),
+      dueDate: due ?? null,
       listRefs: [boardRef],
       assignees: ids(card.idMembers).flatMap((id) => people.get(id) ?? []),
       labelNames: [...new Set(ids(card.idLabels).flatMap((id) => labelName.get(id) ?? []))],
@@ -188,7 +196,7 @@ export async function* readTrello(bytes: AsyncIterable<Buffer>, _options: ReadOp
         statusName: null,
         completed: item.state === 'complete',
         priority: null,
-        dueDate: dueDate(item.due),
+        dueDate: dueDate(item.due) ?? null,
         listRefs: [boardRef],
         assignees: people.has(text(item.idMember)) ? [people.get(text(item.idMember))!] : [],
         labelNames: [],
@@ -229,9 +237,9 @@ export async function* readTrello(bytes: AsyncIterable<Buffer>, _options: ReadOp
   }
 }
 
-/** The date part (UTC) of a Trello due date, or null. */
-function dueDate(due: unknown): string | null {
-  if (typeof due !== 'string' || due === '') return null;
-  const time = Date.parse(due);
-  return Number.isNaN(time) ? null : new Date(time).toISOString().slice(0, 10);
+/** The date part (UTC) of a Trello due date; null without one, undefined for one that is no date. */
+function dueDate(due: unknown): string | null | undefined {
+  if (due === null || due === undefined || due === '') return null;
+  const time = typeof due === 'string' ? Date.parse(due) : NaN;
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString().slice(0, 10);
 }
