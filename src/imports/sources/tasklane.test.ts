@@ -63,7 +63,7 @@ const exportLines = (): object[] => [
   { type: 'member', ...OLIVIA, role: 'owner' },
   { type: 'member', ...BEN, role: 'member' },
   { type: 'status', id: 1, name: 'To do', color: '#aabbcc', isDefault: true, isCompleted: false, order: 0 },
-  { type: 'status', id: 2, name: ' Done ', color: null, isDefault: false, isCompleted: true, order: 1 },
+  { type: 'status', id: 2, name: ' Done ', color: '#0a0', isDefault: false, isCompleted: true, order: 1 },
   { type: 'label', id: 5, name: 'Bug', color: 'Red' },
   {
     type: 'list',
@@ -124,7 +124,7 @@ describe('readTasklane', () => {
     const items = await read(gzipped(exportLines()));
     assert.deepEqual(items, [
       { kind: 'status', ref: `${TEAM}:status:1`, line: 4, name: 'To do', color: '#aabbcc', isCompleted: false },
-      { kind: 'status', ref: `${TEAM}:status:2`, line: 5, name: 'Done', color: null, isCompleted: true },
+      { kind: 'status', ref: `${TEAM}:status:2`, line: 5, name: 'Done', color: '#00aa00', isCompleted: true },
       { kind: 'label', ref: `${TEAM}:label:5`, line: 6, name: 'Bug', color: 'Red' },
       {
         kind: 'list',
@@ -248,6 +248,26 @@ describe('readTasklane', () => {
     const lines = exportLines();
     lines.splice(9, 1); // the comment, which the end line still counts
     assert.match(await refusal(gzipped(lines)), /counts 1 comment lines, but the file has 0/);
+  });
+
+  test('the file is read as items are taken: the first task comes before most of the bytes are read', async () => {
+    const lines = [
+      header(),
+      ...Array.from({ length: 5000 }, (_, i) => task({ id: i + 1, description: `${i}`.repeat(300) })),
+    ];
+    const file = gzipped(lines);
+    let read = 0;
+    async function* counted(): AsyncGenerator<Buffer> {
+      for await (const piece of pieces(file, 1024)) {
+        read += piece.length;
+        yield piece;
+      }
+    }
+    for await (const item of readTasklane(counted(), { fileName: null })) {
+      assert.equal(item.kind, 'task');
+      break;
+    }
+    assert.ok(read < file.length / 2, `${read} of ${file.length} bytes read for the first task`);
   });
 
   test('a big export (20,000 tasks) is read as a stream, all of it', async () => {

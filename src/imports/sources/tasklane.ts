@@ -15,6 +15,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { LIST_COLORS, PRIORITIES } from '../../contract/enums.js';
+import { FORMAT_TYPE, LINE_TYPES } from '../../exports/export-format.js';
 import { isCalendarDate } from './read-helpers.js';
 import {
   UnreadableFile,
@@ -24,13 +25,11 @@ import {
   type SourceTask,
 } from './source-items.js';
 
-const FORMAT_TYPE = 'tasklane.export';
+/** The version this reader reads (the writer's FORMAT_VERSION may move on; this one moves with the reader). */
 const FORMAT_VERSION = 1;
 /** Longest line read: a task with a 100,000-character description and an attachment chunk fit many times. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const GZIP_MAGIC = [0x1f, 0x8b];
-/** The types an `end` line counts (export-format.ts's LINE_TYPES). */
-const COUNTED = ['member', 'status', 'label', 'list', 'task', 'comment', 'activity', 'attachment', 'attachmentData'];
 
 const NOT_GZIP = 'The file is not a tasklane export: it is not gzip-compressed (a tasklane export ends in .jsonl.gz).';
 const CUT_SHORT =
@@ -123,15 +122,19 @@ function teamIdOf(first: string | undefined): string {
 
 const listColor = (value: unknown): string | null =>
   typeof value === 'string' && (LIST_COLORS as readonly string[]).includes(value) ? value : null;
-const statusColor = (value: unknown): string | null =>
-  typeof value === 'string' && /^#[0-9a-fA-F]{6}$/.test(value) ? value : null;
+/** '#RRGGBB' (a '#RGB' the API also takes, written out), or null. */
+function statusColor(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  if (/^#[0-9a-fA-F]{6}$/.test(value)) return value;
+  return /^#[0-9a-fA-F]{3}$/.test(value) ? `#${[...value.slice(1)].map((digit) => digit + digit).join('')}` : null;
+}
 const person = (value: unknown): SourcePerson | null =>
   isObject(value) ? { email: text(value.email), name: text(value.name) } : null;
 
 /** A tasklane export's items, in the file's order (which is the order items go in). */
 export async function* readTasklane(bytes: AsyncIterable<Buffer>, _options: ReadOptions): AsyncGenerator<SourceItem> {
   const members = new Map<string, SourcePerson>();
-  const counts = new Map<string, number>(COUNTED.map((type) => [type, 0]));
+  const counts = new Map<string, number>(LINE_TYPES.map((type) => [type, 0]));
   const firstLine = new Map<string, number>();
   let teamId: string | null = null;
   let ended = false;
