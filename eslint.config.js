@@ -56,6 +56,7 @@ const LAYERS = [
   ['mail'], // notification preferences and email: the queue, its worker, unsubscribe links (issue 30)
   ['reminders'], // due-date reminder settings, and firing the reminders the scheduled jobs hold (issue 30)
   ['exports'], // team exports (issue 32): reads every resource above through its repositories and presenters
+  ['imports'], // imports (issue 32): source readers, then the plan and its writes through the resources above
   ['membership'], // the use cases that reach across resources
   ['realtime'],
   ['auth', 'cli', 'app.ts', 'server.ts', 'housekeeping.ts'], // composition
