@@ -9,13 +9,15 @@ import { errorResponses } from '../contract/common.js';
 import { Import, ImportList, ImportParams, ImportUpload, IMPORT_SOURCE_NAMES } from '../contract/imports.js';
 import type { App, AppDeps } from '../http/app-types.js';
 import { extendBodyDeadline } from '../http/body-deadline.js';
-import { AppError, forbidden, invalidInput, tooLarge } from '../http/errors.js';
+import { AppError, forbidden, invalidInput } from '../http/errors.js';
 import { validatorCompiler } from '../http/validation.js';
 import { managesTeam } from '../team/roles.js';
 import * as service from './imports.service.js';
 import type { ImportSourceName } from './sources/source-items.js';
 
 const tags = ['Imports'];
+/** The rest of a body too large is not read: the connection closes after the answer. */
+const tooLarge = (message: string) => new AppError('tooLarge', message, { connection: 'close' });
 /** The largest file an import takes: a tasklane export of some 200,000 tasks, gzip'd. */
 export const MAX_IMPORT_FILE_BYTES = 100 * 1024 * 1024;
 
