@@ -170,6 +170,7 @@ class Fixture {
       notification: notification.id,
       attachment: attachment.id,
       export: newestExport.id,
+      import: world.importId,
       url: WORLD_WEBHOOK_URL,
     };
     return { credentials, resolve: (ref) => values[ref.kind] };

@@ -40,6 +40,7 @@ const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
     'notification',
     'attachment',
     'export',
+    'import',
     'delivery',
     'invitation',
     'memberlessList',
@@ -61,6 +62,7 @@ const MANAGED: readonly { route: RegExp; what: string; message?: string }[] = [
   { route: /^(POST|PATCH|DELETE) \/v1\/labels/, what: 'labels' },
   { route: /^(GET|HEAD|POST) \/v1\/lists-without-members/, what: 'lists without members' },
   { route: /^PATCH \/v1\/team$/, what: 'the team' },
+  { route: /^(GET|HEAD|POST) \/v1\/imports/, what: 'imports' },
   {
     route: /^POST \/auth\/email$/,
     what: 'their own email',
@@ -84,6 +86,14 @@ export function managersOnly(route: ApiRoute): string | undefined {
   const managed = MANAGED.find((m) => m.route.test(route.name));
   return managed && (managed.message ?? `Only the team's owners and admins can manage ${managed.what}.`);
 }
+
+/**
+ * The fields a multipart route takes beside its file: an import of the matrix's file as a
+ * spreadsheet whose one column (its only line, the header) is the titles.
+ */
+const MULTIPART_FIELDS: Record<string, Record<string, string>> = {
+  'POST /v1/imports': { source: 'csv', columns: JSON.stringify({ title: 'A file of the matrix.' }) },
+};
 
 /** Ids that exist nowhere: what a refused reference is compared with, so it reveals nothing. */
 const MISSING_NUMBER = 2_147_480_001;
@@ -153,6 +163,8 @@ function realValue(world: World, kind: ObjectKind): string | number {
       return world.attachmentId;
     case 'export':
       return world.exportId;
+    case 'import':
+      return world.importId;
     case 'memberlessList':
       return world.memberlessListId;
   }
@@ -171,6 +183,7 @@ function missingValue(kind: ObjectKind): string | number {
     kind === 'notification' ||
     kind === 'attachment' ||
     kind === 'export' ||
+    kind === 'import' ||
     kind === 'memberlessList'
     ? MISSING_NUMBER
     : MISSING_UUID;
@@ -232,7 +245,9 @@ export function buildMatrixRequest(
       );
     }
     const hidden = who === 'anonymous' || !USABLE_BY[who].has(kind);
-    const value = missing && hidden ? missingValue(kind) : realValue(world, kind);
+    // An undo takes back an applied import; every other route of imports names the planned one.
+    const real = kind === 'import' && /\/undo$/.test(route.path) ? world.appliedImportId : realValue(world, kind);
+    const value = missing && hidden ? missingValue(kind) : real;
     references.push({ kind, where, name, value });
     return value;
   };
@@ -286,9 +301,13 @@ export function buildMatrixRequest(
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (route.multipart) {
-    // A small text file, in the field `file`.
+    // A small text file, in the field `file`, after the route's other fields.
     const boundary = 'tasklaneMatrixBoundary';
+    const fields = Object.entries(MULTIPART_FIELDS[route.name] ?? {}).map(
+      ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    );
     body =
+      fields.join('') +
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="matrix.txt"\r\n` +
       `Content-Type: text/plain\r\n\r\nA file of the matrix.\r\n--${boundary}--\r\n`;
     headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
@@ -338,6 +357,7 @@ const STRANGER_REFUSALS: Partial<Record<ObjectKind, (id: string | number) => str
   webhook: (id) => `Webhook ${id} not found.`,
   view: (id) => `View ${id} not found.`,
   export: (id) => `Export ${id} not found.`,
+  import: (id) => `Import ${id} not found.`,
   invitation: (id) => `Invitation ${id} not found.`,
   status: (id) => `Task status ${id} not found.`,
 };

@@ -17,6 +17,7 @@ import { createTestTeam, type Actor, type Team } from './factories.js';
 import { expectStatus, type TestServer } from './harness.js';
 import { multipartBody } from './attachments/support.js';
 import { readyExport } from './exports/support.js';
+import { applyNow, csvOf, uploadImport } from './imports/support.js';
 import { tokenOf } from './team/support.js';
 
 export const WORLD_PASSWORD = 'a world of passwords';
@@ -67,6 +68,9 @@ export interface World {
   attachmentId: number;
   /** The owner's export of the team, ready (issue 32): theirs alone. */
   exportId: number;
+  /** A planned import of the owner's; `appliedImportId`, an applied one (what POST …/undo takes back). */
+  importId: number;
+  appliedImportId: number;
   /** A list of the team with no members left (as a removal leaves one): only its owners and admins may join it. */
   memberlessListId: number;
   /** In the list's name and the task's title and description: only the owner and mate may see it. */
@@ -166,6 +170,14 @@ export async function createWorld(server: TestServer): Promise<World> {
     }),
     201,
   );
+  // An import planned (to apply or cancel), and one applied (to undo), its batches run here.
+  const planned = expectStatus(
+    await uploadImport(owner.api, csvOf([['Title'], [`Imported ${listMarker}`]]), { source: 'csv' }),
+    201,
+  );
+  const applied = expectStatus(await uploadImport(owner.api, csvOf([['Title'], ['Imported']]), { source: 'csv' }), 201);
+  expectStatus(await owner.api.post(`/v1/imports/${applied.id}/apply`), 200);
+  await applyNow(server.store, team.id, applied.id);
   // Last, so that it holds everything above; ready, so that its file can be downloaded.
   const exported = await readyExport(owner.api);
   // Every key has been used once: later requests do not write its first `last used` time.
@@ -194,6 +206,8 @@ export async function createWorld(server: TestServer): Promise<World> {
     notificationId: notification.id,
     attachmentId: attachment.id,
     exportId: exported.id,
+    importId: planned.id,
+    appliedImportId: applied.id,
     memberlessListId: memberless.id,
     listMarker,
     teamMarker,

@@ -46,11 +46,14 @@ export const UnknownPerson = Type.Object({
 });
 
 export const ImportPlan = Type.Object({
-  kinds: Type.Object(Object.fromEntries(IMPORT_KINDS.map((kind) => [kind, KindPlan])) as Record<ImportKind, typeof KindPlan>),
+  kinds: Type.Object(
+    Object.fromEntries(IMPORT_KINDS.map((kind) => [kind, KindPlan])) as Record<ImportKind, typeof KindPlan>,
+  ),
   people: Type.Object({
     matched: Type.Number({ description: 'People of the file found among the members, by email.' }),
     unknown: Type.Array(UnknownPerson, {
-      description: 'People of the file who are not members (by email): not assigned, not added; their comments are written by the importer, naming them.',
+      description:
+        'People of the file who are not members (by email): not assigned, not added; their comments are written by the importer, naming them.',
     }),
   }),
   problems: Type.Array(ImportProblem, { description: `The first ${MAX_LISTED_PROBLEMS}, in line order.` }),
@@ -98,7 +101,12 @@ export type ImportList = Static<typeof ImportList>;
 
 /** The upload's body, for the OpenAPI document: multipart/form-data. */
 export const ImportUpload = Type.Object({
-  file: Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The file: a tasklane export (.jsonl.gz), a Trello board (.json), a Todoist project (.csv) or a spreadsheet (.csv).' }),
+  file: Type.Unsafe<unknown>({
+    type: 'string',
+    format: 'binary',
+    description:
+      'The file: a tasklane export (.jsonl.gz), a Trello board (.json), a Todoist project (.csv) or a spreadsheet (.csv).',
+  }),
   source: StringEnum(IMPORT_SOURCE_NAMES),
   columns: Type.Optional(
     Type.String({

@@ -85,7 +85,10 @@ const within = (trx: Db, dialect: Store['dialect']): Store => ({
 });
 
 /** The person who applied the import, as the services' caller; their role as it is now. */
-export const importerCaller = (record: Pick<ImportRecord, 'id' | 'teamId' | 'requestedBy'>, role: Caller['role']): Caller => ({
+export const importerCaller = (
+  record: Pick<ImportRecord, 'id' | 'teamId' | 'requestedBy'>,
+  role: Caller['role'],
+): Caller => ({
   userId: record.requestedBy,
   teamId: record.teamId,
   role,
@@ -122,7 +125,8 @@ export const applyImportBatch: JobHandler = async (trx, job) => {
       if (!(error instanceof AppError)) throw error; // a fault, not a refusal: the batch is tried again
       result.skip += 1;
       result.problemCount += 1;
-      if (result.problems.length < MAX_LISTED_PROBLEMS) result.problems.push({ line: item.line, message: error.message });
+      if (result.problems.length < MAX_LISTED_PROBLEMS)
+        result.problems.push({ line: item.line, message: error.message });
     }
   }
   const rowsDone = record.rowsDone + rows.length;
@@ -242,13 +246,21 @@ async function applyTask(
   existingId: number | undefined,
   remember: (objectId: number, version: number | null) => Promise<void>,
 ): Promise<ImportAction> {
-  const refs = await objectsOfRefs(store.db, caller.teamId, [...task.listRefs, ...(task.parentRef ? [task.parentRef] : [])]);
+  const refs = await objectsOfRefs(store.db, caller.teamId, [
+    ...task.listRefs,
+    ...(task.parentRef ? [task.parentRef] : []),
+  ]);
   const status = (task.statusName !== null && index.status(task.statusName)) || index.fallbackStatus(task.completed);
   const fields = {
     title: task.title.slice(0, MAX_TITLE_LENGTH),
     description: task.description?.slice(0, MAX_DESCRIPTION_LENGTH) || null,
-    priority: (PRIORITIES as readonly string[]).includes(task.priority ?? '') ? (task.priority as UpdateTaskBody['priority']) : null,
-    dueDate: task.dueDate && /^\d{4}-\d{2}-\d{2}$/.test(task.dueDate) && !Number.isNaN(Date.parse(task.dueDate)) ? task.dueDate : null,
+    priority: (PRIORITIES as readonly string[]).includes(task.priority ?? '')
+      ? (task.priority as UpdateTaskBody['priority'])
+      : null,
+    dueDate:
+      task.dueDate && /^\d{4}-\d{2}-\d{2}$/.test(task.dueDate) && !Number.isNaN(Date.parse(task.dueDate))
+        ? task.dueDate
+        : null,
     ...(status && { taskStatusId: status.id }),
     taskListIds: task.listRefs.flatMap((ref) => (refs.get(ref)?.kind === 'list' ? [refs.get(ref)!.objectId] : [])),
     assigneeIds: [...new Set(task.assignees.flatMap((person) => index.member(person)?.id ?? []))],
@@ -281,7 +293,8 @@ async function applyComment(
   remember: (objectId: number, version: number | null) => Promise<void>,
 ): Promise<ImportAction> {
   const task = (await objectsOfRefs(store.db, caller.teamId, [comment.taskRef])).get(comment.taskRef);
-  if (task?.kind !== 'task') throw new AppError('invalidInput', 'The comment is on a task that was not imported; it is skipped.');
+  if (task?.kind !== 'task')
+    throw new AppError('invalidInput', 'The comment is on a task that was not imported; it is skipped.');
   const author = index.member(comment.author);
   const body = comment.body.slice(0, MAX_COMMENT_LENGTH);
   let written;
@@ -289,7 +302,12 @@ async function applyComment(
     const authorRole = (await findMembership(store.db, record.teamId, author.id)) ?? null;
     await sql`savepoint import_comment`.execute(store.db);
     try {
-      written = await createComment(store, { ...importerCaller(record, authorRole), userId: author.id }, String(task.objectId), body);
+      written = await createComment(
+        store,
+        { ...importerCaller(record, authorRole), userId: author.id },
+        String(task.objectId),
+        body,
+      );
       await sql`release savepoint import_comment`.execute(store.db);
     } catch (error) {
       await sql`rollback to savepoint import_comment`.execute(store.db);
@@ -311,8 +329,14 @@ async function archiveLists(store: Store, caller: Caller, record: ImportRecord):
   let after = 0;
   for (;;) {
     const rows = await rowsAfter(store.db, record.id, after, APPLY_BATCH);
-    const lists = rows.map((row) => row.item).filter((item): item is SourceList => item.kind === 'list' && item.isArchived);
-    const known = await objectsOfRefs(store.db, record.teamId, lists.map((list) => list.ref));
+    const lists = rows
+      .map((row) => row.item)
+      .filter((item): item is SourceList => item.kind === 'list' && item.isArchived);
+    const known = await objectsOfRefs(
+      store.db,
+      record.teamId,
+      lists.map((list) => list.ref),
+    );
     for (const list of lists) {
       const object = known.get(list.ref);
       if (object?.createdByImport === record.id) {
@@ -321,7 +345,8 @@ async function archiveLists(store: Store, caller: Caller, record: ImportRecord):
       }
     }
     // Lists come before tasks in every file: past the first task, there are no more.
-    if (rows.length < APPLY_BATCH || rows.some((row) => row.item.kind === 'task' || row.item.kind === 'comment')) return;
+    if (rows.length < APPLY_BATCH || rows.some((row) => row.item.kind === 'task' || row.item.kind === 'comment'))
+      return;
     after = rows[rows.length - 1]!.seq;
   }
 }

@@ -76,7 +76,12 @@ export async function savePlan(db: Db, importId: number, plan: ImportPlan, rowsT
     .execute();
 }
 
-export async function insertRows(db: Db, importId: number, firstSeq: number, items: readonly SourceItem[]): Promise<void> {
+export async function insertRows(
+  db: Db,
+  importId: number,
+  firstSeq: number,
+  items: readonly SourceItem[],
+): Promise<void> {
   if (items.length === 0) return;
   await db
     .insertInto('import_rows')
@@ -181,7 +186,11 @@ export interface ImportedObject {
 }
 
 /** What the refs became in the team, by ref (refs never imported are absent). */
-export async function objectsOfRefs(db: Db, teamId: string, refs: readonly string[]): Promise<Map<string, ImportedObject>> {
+export async function objectsOfRefs(
+  db: Db,
+  teamId: string,
+  refs: readonly string[],
+): Promise<Map<string, ImportedObject>> {
   if (refs.length === 0) return new Map();
   const rows = await db
     .selectFrom('import_objects')

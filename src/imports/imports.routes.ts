@@ -21,7 +21,18 @@ const tooLarge = (message: string) => new AppError('tooLarge', message, { connec
 /** The largest file an import takes: a tasklane export of some 200,000 tasks, gzip'd. */
 export const MAX_IMPORT_FILE_BYTES = 100 * 1024 * 1024;
 
-const CSV_FIELDS = ['title', 'description', 'status', 'completed', 'priority', 'dueDate', 'assignees', 'labels', 'list', 'ref'];
+const CSV_FIELDS = [
+  'title',
+  'description',
+  'status',
+  'completed',
+  'priority',
+  'dueDate',
+  'assignees',
+  'labels',
+  'list',
+  'ref',
+];
 
 function parseColumns(text: string | undefined): Record<string, string> | undefined {
   if (text === undefined || text.trim() === '') return undefined;
@@ -35,7 +46,8 @@ function parseColumns(text: string | undefined): Record<string, string> | undefi
     throw invalidInput('columns must be a JSON object such as {"title": "Name"}.');
   }
   for (const [field, header] of Object.entries(columns)) {
-    if (!CSV_FIELDS.includes(field)) throw invalidInput(`columns: ${field} is not a field; the fields are ${CSV_FIELDS.join(', ')}.`);
+    if (!CSV_FIELDS.includes(field))
+      throw invalidInput(`columns: ${field} is not a field; the fields are ${CSV_FIELDS.join(', ')}.`);
     if (typeof header !== 'string' || header.trim() === '') throw invalidInput(`columns: ${field} must name a column.`);
   }
   return columns as Record<string, string>;
@@ -60,9 +72,12 @@ export const importsRoutes = (wakeJobs: () => void) =>
         },
       },
       async (request, reply) => {
-        if (!managesTeam(request.caller.role)) throw forbidden("Only the team's owners and admins may import.");
+        if (!managesTeam(request.caller.role)) throw forbidden("Only the team's owners and admins can manage imports.");
         if (!request.isMultipart()) {
-          throw new AppError('unsupportedMediaType', 'Send the file as multipart/form-data, with the fields "file" and "source".');
+          throw new AppError(
+            'unsupportedMediaType',
+            'Send the file as multipart/form-data, with the fields "file" and "source".',
+          );
         }
         extendBodyDeadline(request, reply, deps.config.attachments.uploadTimeoutMs);
         // The fields may come before or after the file: the file is kept in a temporary folder
@@ -145,7 +160,12 @@ export const importsRoutes = (wakeJobs: () => void) =>
       app.post(
         `/v1/imports/:importId/${name}`,
         {
-          schema: { summary, tags, params: ImportParams, response: { 200: Import, ...errorResponses(400, 403, 404, 409) } },
+          schema: {
+            summary,
+            tags,
+            params: ImportParams,
+            response: { 200: Import, ...errorResponses(400, 403, 404, 409) },
+          },
         },
         async (request) => run(request.store, request.caller, request.params.importId),
       );
@@ -154,7 +174,11 @@ export const importsRoutes = (wakeJobs: () => void) =>
       'Apply a planned import: it runs in the background in batches; GET it (or listen for import.progress) for its progress (issue 32)',
       (store, caller, id) => service.applyImport(store, caller, id, wakeJobs),
     );
-    action('cancel', 'Stop an import being applied at its next batch, or drop a planned one (issue 32)', service.cancelImport);
+    action(
+      'cancel',
+      'Stop an import being applied at its next batch, or drop a planned one (issue 32)',
+      service.cancelImport,
+    );
     action(
       'undo',
       'Take an import back within 24 hours, if nothing it created has been changed since; 409 names what blocks it (issue 32)',

@@ -40,7 +40,7 @@ export function presentImport(record: ImportRecord): Import {
 }
 
 function requireManager(caller: Caller): void {
-  if (!managesTeam(caller.role)) throw forbidden("Only the team's owners and admins may import.");
+  if (!managesTeam(caller.role)) throw forbidden("Only the team's owners and admins can manage imports.");
 }
 
 async function loadImport(store: Store, caller: Caller, rawId: string): Promise<ImportRecord> {
@@ -71,7 +71,13 @@ export async function createImport(store: Store, caller: Caller, upload: Upload)
     });
   });
   try {
-    const planned = await planImport(store, caller, importId, upload.source, readerFor(upload.source)(upload.bytes(), upload.options));
+    const planned = await planImport(
+      store,
+      caller,
+      importId,
+      upload.source,
+      readerFor(upload.source)(upload.bytes(), upload.options),
+    );
     await imports.savePlan(store.db, importId, planned.plan, planned.rows);
   } catch (error) {
     await imports.deleteImport(store.db, importId);
@@ -97,7 +103,9 @@ export async function applyImport(store: Store, caller: Caller, rawId: string, w
     requireManager(caller);
     const locked = (await imports.findImportLocked(trx, caller.teamId, record.id))!;
     if (locked.status !== 'planned') {
-      throw conflict(`Import ${locked.id} is ${locked.status}; only a planned import can be applied. Upload the file again to apply it again.`);
+      throw conflict(
+        `Import ${locked.id} is ${locked.status}; only a planned import can be applied. Upload the file again to apply it again.`,
+      );
     }
     const now = new Date();
     await imports.updateImport(trx, locked.id, { status: 'applying', result: emptyResult() }, now.toISOString());

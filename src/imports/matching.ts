@@ -102,8 +102,9 @@ export function actionFor(item: ObjectItem, known: Known, index: TeamIndex): Imp
 
 /** The source's object, wherever it sits in the file: what tells a changed one from the same. */
 export function sourceHash(item: ObjectItem): string {
-  const { line: _line, ...content } = item;
-  return createHash('sha256').update(JSON.stringify(content)).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ ...item, line: undefined }))
+    .digest('hex');
 }
 
 const TABLES = {
@@ -129,12 +130,7 @@ export async function stillThere(db: Db, teamId: string, objects: readonly Impor
             .where('tasks.team_id', '=', teamId)
             .where('task_comments.id', 'in', ids)
             .execute()
-        : await db
-            .selectFrom(TABLES[kind])
-            .select('id')
-            .where('team_id', '=', teamId)
-            .where('id', 'in', ids)
-            .execute();
+        : await db.selectFrom(TABLES[kind]).select('id').where('team_id', '=', teamId).where('id', 'in', ids).execute();
     const foundIds = new Set(found.map((row) => Number(row.id)));
     for (const object of ofKind) if (foundIds.has(object.objectId)) there.add(object.ref);
   }

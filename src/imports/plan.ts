@@ -70,7 +70,12 @@ export async function planImport(
   const unknownPeople = new Map<string, ImportPlan['people']['unknown'][number]>();
   let matchedPeople = 0;
   const matched = new Set<string>();
-  const seen = { statuses: new Set<string>(), labels: new Set<string>(), lists: new Set<string>(), tasks: new Set<string>() };
+  const seen = {
+    statuses: new Set<string>(),
+    labels: new Set<string>(),
+    lists: new Set<string>(),
+    tasks: new Set<string>(),
+  };
   const nameKey = (name: string) => name.trim().toLowerCase();
 
   const person = (who: SourcePerson | null, line: number): boolean => {
@@ -95,7 +100,11 @@ export async function planImport(
   let chunk: ObjectItem[] = [];
   let written = 0;
   const flush = async () => {
-    const known = await objectsOfRefs(store.db, caller.teamId, chunk.map((item) => item.ref));
+    const known = await objectsOfRefs(
+      store.db,
+      caller.teamId,
+      chunk.map((item) => item.ref),
+    );
     const there = await stillThere(store.db, caller.teamId, [...known.values()]);
     for (const item of chunk) {
       const action = actionFor(item, { object: known.get(item.ref), exists: there.has(item.ref) }, index);
@@ -113,7 +122,10 @@ export async function planImport(
   /** A task's references to what the file gave before it, and to people; fixed where they cannot hold. */
   const checkTask = async (task: SourceTask) => {
     if (task.title.length > MAX_TITLE_LENGTH) {
-      tally.problem(task.line, `The title is ${task.title.length} characters long; it is shortened to ${MAX_TITLE_LENGTH}.`);
+      tally.problem(
+        task.line,
+        `The title is ${task.title.length} characters long; it is shortened to ${MAX_TITLE_LENGTH}.`,
+      );
       task.title = task.title.slice(0, MAX_TITLE_LENGTH);
     }
     const missingLists = task.listRefs.filter((ref) => !seen.lists.has(ref));
@@ -122,12 +134,18 @@ export async function planImport(
       task.listRefs = task.listRefs.filter((ref) => seen.lists.has(ref));
     }
     if (task.parentRef !== null && !seen.tasks.has(task.parentRef)) {
-      tally.problem(task.line, 'The task is a subtask of a task the file does not have before it; it is imported as a task of its own.');
+      tally.problem(
+        task.line,
+        'The task is a subtask of a task the file does not have before it; it is imported as a task of its own.',
+      );
       task.parentRef = null;
     }
     for (const assignee of task.assignees) {
       if (!person(assignee, task.line)) {
-        tally.problem(task.line, `${describe(assignee)} is not a member of this team; the task is not assigned to them.`);
+        tally.problem(
+          task.line,
+          `${describe(assignee)} is not a member of this team; the task is not assigned to them.`,
+        );
       }
     }
     if (task.statusName !== null && !seen.statuses.has(nameKey(task.statusName)) && !index.status(task.statusName)) {
@@ -144,7 +162,13 @@ export async function planImport(
     for (const name of task.labelNames) {
       if (!seen.labels.has(nameKey(name)) && !index.label(name)) {
         seen.labels.add(nameKey(name));
-        await add({ kind: 'label', ref: `${source}:label:${nameKey(name)}`, line: task.line, name: name.trim(), color: null });
+        await add({
+          kind: 'label',
+          ref: `${source}:label:${nameKey(name)}`,
+          line: task.line,
+          name: name.trim(),
+          color: null,
+        });
       }
     }
   };
@@ -164,7 +188,10 @@ export async function planImport(
         seen.lists.add(item.ref);
         for (const member of item.members) {
           if (!person(member, item.line)) {
-            tally.problem(item.line, `${describe(member)} is not a member of this team; they are not added to the list.`);
+            tally.problem(
+              item.line,
+              `${describe(member)} is not a member of this team; they are not added to the list.`,
+            );
           }
         }
         break;
@@ -178,11 +205,17 @@ export async function planImport(
           continue;
         }
         if (item.body.length > MAX_COMMENT_LENGTH) {
-          tally.problem(item.line, `The comment is ${item.body.length} characters long; it is shortened to ${MAX_COMMENT_LENGTH}.`);
+          tally.problem(
+            item.line,
+            `The comment is ${item.body.length} characters long; it is shortened to ${MAX_COMMENT_LENGTH}.`,
+          );
           item.body = item.body.slice(0, MAX_COMMENT_LENGTH);
         }
         if (item.author && !person(item.author, item.line)) {
-          tally.problem(item.line, `${describe(item.author)} is not a member of this team; the comment is written by you, naming them.`);
+          tally.problem(
+            item.line,
+            `${describe(item.author)} is not a member of this team; the comment is written by you, naming them.`,
+          );
         }
         break;
     }

@@ -36,7 +36,12 @@ export const undoUntil = (record: Pick<ImportRecord, 'status' | 'finishedAt'>): 
     ? new Date(Date.parse(record.finishedAt) + UNDO_WINDOW_MS).toISOString()
     : null;
 
-export async function undoImport(store: Store, caller: Caller, record: ImportRecord, present: (r: ImportRecord) => Import): Promise<Import> {
+export async function undoImport(
+  store: Store,
+  caller: Caller,
+  record: ImportRecord,
+  present: (r: ImportRecord) => Import,
+): Promise<Import> {
   return store.transaction(async (trx) => {
     const locked = (await findImportLocked(trx, caller.teamId, record.id))!;
     const until = undoUntil(locked);
@@ -55,7 +60,12 @@ export async function undoImport(store: Store, caller: Caller, record: ImportRec
       const more = blockers.length > NAMED_BLOCKERS ? `; and ${blockers.length - NAMED_BLOCKERS} more` : '';
       throw conflict(`Import ${locked.id} cannot be undone, because it was changed since: ${named}${more}.`);
     }
-    const within: Store = { db: trx, dialect: store.dialect, transaction: (work) => work(trx), close: async () => undefined };
+    const within: Store = {
+      db: trx,
+      dialect: store.dialect,
+      transaction: (work) => work(trx),
+      close: async () => undefined,
+    };
     const undoer: Caller = { ...caller, credential: { kind: 'import', id: String(locked.id) } };
     const of = (kind: ImportedObject['kind']) =>
       present_.filter((object) => object.kind === kind).sort((a, b) => b.objectId - a.objectId);
@@ -70,7 +80,11 @@ export async function undoImport(store: Store, caller: Caller, record: ImportRec
       await deleteStatusAs(within, undoer, String(status.objectId), String(fallback?.id ?? 0));
     }
     for (const list of of('list')) await setArchived(within, undoer, String(list.objectId), true);
-    await forgetObjects(trx, caller.teamId, created.map((object) => object.ref));
+    await forgetObjects(
+      trx,
+      caller.teamId,
+      created.map((object) => object.ref),
+    );
     const now = new Date().toISOString();
     await updateImport(trx, locked.id, { status: 'undone' }, now);
     await progressEvent(trx, locked);
@@ -86,8 +100,14 @@ async function blockersOf(db: Db, teamId: string, objects: readonly ImportedObje
   const changed = (kind: string, id: number, version: number) => recorded.get(`${kind}:${id}`) !== Number(version);
   const taskIds = ids('task');
   if (taskIds.length > 0) {
-    const tasks = await db.selectFrom('tasks').select(['id', 'number', 'title', 'version']).where('id', 'in', taskIds).orderBy('number').execute();
-    for (const task of tasks) if (changed('task', task.id, task.version)) blockers.push(`task #${task.number} “${task.title}” was edited`);
+    const tasks = await db
+      .selectFrom('tasks')
+      .select(['id', 'number', 'title', 'version'])
+      .where('id', 'in', taskIds)
+      .orderBy('number')
+      .execute();
+    for (const task of tasks)
+      if (changed('task', task.id, task.version)) blockers.push(`task #${task.number} “${task.title}” was edited`);
   }
   const commentIds = ids('comment');
   if (commentIds.length > 0) {
@@ -98,13 +118,19 @@ async function blockersOf(db: Db, teamId: string, objects: readonly ImportedObje
       .where('task_comments.id', 'in', commentIds)
       .execute();
     for (const comment of comments) {
-      if (changed('comment', comment.id, comment.version)) blockers.push(`a comment on task #${comment.number} was edited`);
+      if (changed('comment', comment.id, comment.version))
+        blockers.push(`a comment on task #${comment.number} was edited`);
     }
   }
   const listIds = ids('list');
   if (listIds.length > 0) {
-    const lists = await db.selectFrom('task_lists').select(['id', 'name', 'version']).where('id', 'in', listIds).execute();
-    for (const list of lists) if (changed('list', list.id, list.version)) blockers.push(`the list “${list.name}” was changed`);
+    const lists = await db
+      .selectFrom('task_lists')
+      .select(['id', 'name', 'version'])
+      .where('id', 'in', listIds)
+      .execute();
+    for (const list of lists)
+      if (changed('list', list.id, list.version)) blockers.push(`the list “${list.name}” was changed`);
   }
   // Comments someone else wrote on its tasks would go with them.
   const mine = new Set(taskIds);
@@ -154,7 +180,11 @@ async function commentTasks(db: Db, comments: readonly ImportedObject[]): Promis
   const rows = await db
     .selectFrom('task_comments')
     .select(['id', 'task_id'])
-    .where('id', 'in', comments.map((comment) => comment.objectId))
+    .where(
+      'id',
+      'in',
+      comments.map((comment) => comment.objectId),
+    )
     .execute();
   return new Map(rows.map((row) => [Number(row.id), Number(row.task_id)]));
 }

@@ -28,6 +28,7 @@ export function refKindOf(name: string, schema: JsonSchema): RefKind | undefined
   if (/^notificationId$/.test(name)) return 'notification';
   if (/^attachmentId$/.test(name)) return 'attachment';
   if (/^exportId$/.test(name)) return 'export';
+  if (/^importId$/.test(name)) return 'import';
   if (/delivery/i.test(name)) return 'delivery';
   if (/status/i.test(name)) return 'status';
   if (/label/i.test(name)) return 'label';

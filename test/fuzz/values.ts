@@ -23,6 +23,7 @@ export type RefKind =
   | 'notification'
   | 'attachment'
   | 'export'
+  | 'import'
   | 'delivery'
   | 'invitation'
   | 'invitationToken'
