@@ -13,6 +13,7 @@ import { AppError, forbidden, invalidInput } from '../http/errors.js';
 import { validatorCompiler } from '../http/validation.js';
 import { managesTeam } from '../team/roles.js';
 import * as service from './imports.service.js';
+import { MANAGERS_ONLY } from './undo.js';
 import type { ImportSourceName } from './sources/source-items.js';
 
 const tags = ['Imports'];
@@ -72,7 +73,7 @@ export const importsRoutes = (wakeJobs: () => void) =>
         },
       },
       async (request, reply) => {
-        if (!managesTeam(request.caller.role)) throw forbidden("Only the team's owners and admins can manage imports.");
+        if (!managesTeam(request.caller.role)) throw forbidden(MANAGERS_ONLY);
         if (!request.isMultipart()) {
           throw new AppError(
             'unsupportedMediaType',

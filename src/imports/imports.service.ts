@@ -17,7 +17,7 @@ import type { ImportRecord } from './imports.repository.js';
 import { planImport } from './plan.js';
 import { readerFor } from './sources/index.js';
 import { UnreadableFile, type ImportSourceName, type ReadOptions } from './sources/source-items.js';
-import { undoImport, undoUntil } from './undo.js';
+import { MANAGERS_ONLY, undoImport, undoUntil } from './undo.js';
 
 /** GET /v1/imports answers at most this many, newest first. */
 export const MAX_LISTED_IMPORTS = 20;
@@ -40,7 +40,7 @@ export function presentImport(record: ImportRecord): Import {
 }
 
 function requireManager(caller: Caller): void {
-  if (!managesTeam(caller.role)) throw forbidden("Only the team's owners and admins can manage imports.");
+  if (!managesTeam(caller.role)) throw forbidden(MANAGERS_ONLY);
 }
 
 async function loadImport(store: Store, caller: Caller, rawId: string): Promise<ImportRecord> {

@@ -9,7 +9,8 @@
 import type { Caller } from '../caller.js';
 import type { Import } from '../contract/index.js';
 import { deleteComment } from '../comments/comments.service.js';
-import { conflict } from '../http/errors.js';
+import { conflict, forbidden } from '../http/errors.js';
+import { managesTeam } from '../team/roles.js';
 import { deleteLabelAs } from '../labels/labels.service.js';
 import { setArchived } from '../lists/lists.service.js';
 import { deleteStatusAs } from '../statuses/statuses.service.js';
@@ -27,6 +28,9 @@ import {
 } from './imports.repository.js';
 import { stillThere, TeamIndex } from './matching.js';
 
+/** The refusal a plain member gets from every route of imports. */
+export const MANAGERS_ONLY = "Only the team's owners and admins can manage imports.";
+
 export const UNDO_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Blockers an undo's refusal names, at most. */
 const NAMED_BLOCKERS = 5;
@@ -43,6 +47,8 @@ export async function undoImport(
   present: (r: ImportRecord) => Import,
 ): Promise<Import> {
   return store.transaction(async (trx) => {
+    // The role as read in this transaction (auth/caller-check.ts): one demoted meanwhile is refused.
+    if (!managesTeam(caller.role)) throw forbidden(MANAGERS_ONLY);
     const locked = (await findImportLocked(trx, caller.teamId, record.id))!;
     const until = undoUntil(locked);
     if (locked.status === 'undone') throw conflict(`Import ${locked.id} was undone already.`);
