@@ -17,6 +17,7 @@ import type { Job } from './jobs/scheduler.js';
 import { reconcileFiles } from './attachments/reconcile.js';
 import type { FileStore } from './attachments/storage/file-store.js';
 import { deleteExpiredExports } from './exports/expiry.js';
+import { dropStaleImports } from './imports/expiry.js';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -62,6 +63,8 @@ export function housekeepingJobs(
     },
     // Read or archived notifications after 90 days, any after a year (NOTIFICATION_RETENTION).
     { name: 'pruning old notifications', everyMs: HOUR, run: () => pruneNotifications(store.db) },
+    // Imports (issue 32): uploads a dead process left half-read, plans nobody applied in a week.
+    { name: 'dropping stale imports', everyMs: HOUR, run: () => dropStaleImports(store.db) },
   ];
   if (attachments) {
     // Files no row names (a crash between file and row, a deleted task's), once past the grace period.
