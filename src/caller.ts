@@ -1,4 +1,16 @@
+import type { KeyScope } from './contract/keys.js';
 import type { Role } from './storage/schema.js';
+
+/**
+ * What a scoped key (issue 33) or an MCP client's token limits its caller to: null `scopes`, every
+ * route (a key without scopes); null `listIds`, every list the user may use. `name`: the key's,
+ * for activity made through it.
+ */
+export interface CallerLimits {
+  readonly scopes: readonly KeyScope[] | null;
+  readonly listIds: readonly number[] | null;
+  readonly name: string;
+}
 
 /** Who is asking: an API key or a web session, resolved to one user inside one team. */
 export interface Caller {
@@ -21,4 +33,6 @@ export interface Caller {
     /** For sessions: the token every change must echo in `x-csrf-token`. */
     readonly csrfToken?: string;
   };
+  /** Set for a scoped key (keys/scopes.ts); absent: the user's full access. */
+  readonly limits?: CallerLimits;
 }

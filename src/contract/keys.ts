@@ -2,6 +2,26 @@
 import { Type, type Static } from 'typebox';
 import { LOWER_CASE } from './common.js';
 
+/**
+ * What a scoped key may do (issue 33). A key without scopes keeps the full power it always had
+ * (the published interface); a key with scopes may use only the routes whose scope it holds
+ * (each route declares its scope in the route table: `config.scope`), and is refused with 403
+ * naming the scope it lacks. Reading comments and activity is `tasks:read`.
+ */
+export const KEY_SCOPES = [
+  'tasks:read',
+  'tasks:write',
+  'comments:write',
+  'lists:read',
+  'lists:write',
+  'team:read',
+] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** The "read-only" and "agent" presets Settings offers. */
+export const READ_ONLY_SCOPES: readonly KeyScope[] = ['tasks:read', 'lists:read', 'team:read'];
+export const AGENT_SCOPES: readonly KeyScope[] = ['tasks:read', 'tasks:write', 'comments:write', 'lists:read', 'team:read'];
+
 /** Longest expiry a key may be given, in days. */
 export const MAX_EXPIRY_DAYS = 3650;
 
