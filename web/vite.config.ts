@@ -34,7 +34,7 @@ export default defineConfig({
     // 113: issue 31 came on top of an app at 109.97 of 110 (29 bytes left): a task's attachments
     // (2.3 KiB, in the chunk that holds the timeline, loaded when a task is opened; the composer's
     // drop and paste with it) make 112.2. The first load grew 2 bytes (35,768 of 35,840).
-    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 113 }),
+    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 116 }),
     serverCodeGuard({ root, allow: ['src/contract/enums.ts'] }),
   ],
   server: {
