@@ -305,7 +305,8 @@ function PlanDetails({ plan }: { plan: ImportPlan }) {
   const { matched, unknown } = plan.people;
   return (
     <>
-      <div class="table-scroll">
+      {/* Scrolls sideways on a narrow phone: focusable, so a keyboard scrolls it too. */}
+      <div class="table-scroll" tabIndex={0} role="group" aria-label="Counts by kind">
         <table class="table plan-table">
           <caption class="sr-only">The plan: what each kind of object would do</caption>
           <thead>
