@@ -69,6 +69,7 @@ export function ImportPart({ live }: { live: typeof useLiveEvent }) {
   const imports = useAsync(fetchImports, []);
   const [shown, setShown] = useState<Import | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [readError, setReadError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const applying = shown?.status === 'applying';
 
@@ -83,8 +84,18 @@ export function ImportPart({ live }: { live: typeof useLiveEvent }) {
     setShown(next);
   };
 
+  /** Counts the reads while applying, so a failed one is followed by another 2 s later. */
+  const [reads, setReads] = useState(0);
   const refresh = (id: number) =>
-    fetchImport(id).then(show, (failure: unknown) => setError(`This import could not be read: ${messageOf(failure)}`));
+    fetchImport(id)
+      .then(
+        (next) => {
+          setReadError(null);
+          show(next);
+        },
+        (failure: unknown) => setReadError(`This import could not be read again: ${messageOf(failure)}`),
+      )
+      .finally(() => setReads((count) => count + 1));
 
   live((event) => {
     if (shown && (event.type === 'import.progress' || (event.type === 'sync.required' && applying)))
@@ -95,11 +106,12 @@ export function ImportPart({ live }: { live: typeof useLiveEvent }) {
     if (!shown || !applying) return;
     const timer = setTimeout(() => void refresh(shown.id), FOLLOW_MS);
     return () => clearTimeout(timer);
-  }, [shown]);
+  }, [shown, reads]);
 
   const act = async (what: string, run: () => Promise<Import>) => {
     setBusy(true);
     setError(null);
+    setReadError(null);
     try {
       const next = await run();
       setShown(next);
@@ -113,6 +125,7 @@ export function ImportPart({ live }: { live: typeof useLiveEvent }) {
 
   const pick = (item: Import) => {
     setError(null);
+    setReadError(null);
     setShown(item);
   };
 
@@ -124,7 +137,7 @@ export function ImportPart({ live }: { live: typeof useLiveEvent }) {
         until you apply it.
       </p>
       <ImportForm busy={busy} onUpload={(send) => void act('The file could not be planned', send)} />
-      <ErrorNote message={error} />
+      <ErrorNote message={error ?? readError} />
       {shown && <ImportView item={shown} busy={busy} act={act} />}
       <h4>Recent imports</h4>
       <ErrorNote message={imports.error} />
@@ -339,8 +352,8 @@ function PlanDetails({ plan }: { plan: ImportPlan }) {
               {KINDS[kind]}: the first {plan.kinds[kind].first.length}
             </summary>
             <ul>
-              {plan.kinds[kind].first.map((row) => (
-                <li key={row.line}>
+              {plan.kinds[kind].first.map((row, index) => (
+                <li key={index}>
                   <span class="muted">Line {row.line}</span> · {ACTIONS[row.action]} · {row.name}
                 </li>
               ))}
