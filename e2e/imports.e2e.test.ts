@@ -23,6 +23,7 @@ import {
   type Watch,
 } from './support/browser.js';
 import {
+  DESKTOP,
   expectFitsPhoneAndDesktop,
   gone,
   openPage,
@@ -53,12 +54,17 @@ const countsOf = (scope: Locator, kind: string) =>
     .getByRole('cell')
     .allTextContents();
 
-/** The import part alone on a phone, for a look: test-artifacts/<name>.png. */
-async function importScreenshot(page: Page, name: string): Promise<void> {
+/** The import part alone, on a phone and on a desktop, for a look: test-artifacts/<name>-phone.png, -desktop.png. */
+async function importScreenshots(page: Page, name: string): Promise<void> {
   const own = page.viewportSize()!;
-  await page.setViewportSize(PHONE);
   mkdirSync(ARTIFACTS, { recursive: true });
-  await importOf(page).screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  for (const [device, size] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    await page.setViewportSize(size);
+    await importOf(page).screenshot({ path: join(ARTIFACTS, `${name}-${device}.png`) });
+  }
   await page.setViewportSize(own);
 }
 
@@ -119,7 +125,7 @@ describeInBrowser('imports in a real browser', () => {
     assert.ok(!TITLES.some((title) => written.includes(title)), 'a plan writes nothing');
 
     await expectFitsPhoneAndDesktop(ada, 'Settings with an import planned', 'import-planned');
-    await importScreenshot(ada, 'import-planned-part-phone');
+    await importScreenshots(ada, 'import-planned-part');
     assertCleanRun(watch);
   });
 
@@ -135,7 +141,7 @@ describeInBrowser('imports in a real browser', () => {
         .getByRole('button', { name: /^Applied/ }),
     );
     await expectFitsPhoneAndDesktop(ada, 'Settings with an import applied', 'import-applied');
-    await importScreenshot(ada, 'import-applied-part-phone');
+    await importScreenshots(ada, 'import-applied-part');
 
     await ada.reload();
     await sidebarLink(ada, 'Launch').click();
@@ -166,7 +172,7 @@ describeInBrowser('imports in a real browser', () => {
     assert.match((await refusal.textContent()) ?? '', /The import was not undone: .*Order the cake.*edited/);
     assert.ok((await titles()).includes('Write the launch post'), 'a refused undo changes nothing');
     await expectFitsPhoneAndDesktop(ada, 'Settings with an undo refused', 'import-undo-refused');
-    await importScreenshot(ada, 'import-undo-refused-part-phone');
+    await importScreenshots(ada, 'import-undo-refused-part');
 
     assert.equal((await workspace.api(workspace.ada, 'DELETE', `/v1/tasks/${edited.id}`)).status, 200);
     await view.getByRole('button', { name: 'Undo this import' }).click();

@@ -206,12 +206,12 @@ function ImportForm({ busy, onUpload }: { busy: boolean; onUpload: (send: () => 
       {source === 'csv' && (
         <fieldset class="import-columns">
           <legend>Column names (optional)</legend>
-          <p class="muted small">Leave a field empty when its column is named as the field is.</p>
+          <p class="muted small">The column that holds each field, when it is not named as the field is.</p>
           <div class="import-column-fields">
             {keys(COLUMNS).map((field) => (
               <label key={field} class="field">
                 <span>{COLUMNS[field]}</span>
-                <input name={field} placeholder="Column name" autocomplete="off" />
+                <input name={field} placeholder={COLUMNS[field]} autocomplete="off" />
               </label>
             ))}
           </div>
