@@ -5,7 +5,9 @@
  * have, the problem that names them with its line, and that nothing has been written. Applying
  * it follows its progress to the end; the tasks are in the app; an undo is refused with the
  * server's reason while a task it made has been edited since, and once that task is gone, takes
- * the rest back. A member sees the export alone. Axe and 390 / 1400 px widths on the section.
+ * the rest back. A file its source cannot read is refused with the server's reason, and a plan
+ * can be dropped. A member sees the export alone. Axe and 390 / 1400 px widths on the section;
+ * test-artifacts/import-*-part-{phone,desktop}.png show the import part alone.
  *
  * The tests share one workspace and run in order.
  */
@@ -188,6 +190,31 @@ describeInBrowser('imports in a real browser', () => {
     await ada.goto('/');
     await visible(ada.getByRole('heading', { name: 'My tasks' }));
     assert.equal(await ada.getByRole('link', { name: 'Write the launch post', exact: true }).count(), 0);
+    assertCleanRun(watch);
+  });
+
+  it('a file the source cannot read is refused with the server’s reason; a plan can be dropped', async () => {
+    await ada.goto('/settings');
+    const part = importOf(ada);
+    const file = { name: 'launch.csv', mimeType: 'text/csv', buffer: Buffer.from(SHEET, 'utf8') };
+    await part.getByLabel('Source').selectOption('trello');
+    await part.getByLabel('File', { exact: true }).setInputFiles(file);
+    await part.getByRole('button', { name: 'Upload and plan' }).click();
+    const refusal = part.getByRole('alert');
+    await visible(refusal);
+    assert.match((await refusal.textContent()) ?? '', /^The file could not be planned: \S/);
+
+    await part.getByLabel('Source').selectOption('csv');
+    await part.getByLabel('File', { exact: true }).setInputFiles(file);
+    await part.getByRole('button', { name: 'Upload and plan' }).click();
+    const view = viewOf(ada);
+    await visible(view.getByText('Nothing has been written yet.'));
+    await gone(refusal);
+    await view.getByRole('button', { name: 'Drop this plan' }).click();
+    await visible(view.getByText('Cancelled', { exact: true }));
+    assert.equal(await view.getByRole('button', { name: 'Apply' }).count(), 0);
+    const left = await titles();
+    assert.ok(!TITLES.some((title) => left.includes(title)), 'a dropped plan writes nothing');
     assertCleanRun(watch);
   });
 
