@@ -34,7 +34,12 @@ export default defineConfig({
     // 113: issue 31 came on top of an app at 109.97 of 110 (29 bytes left): a task's attachments
     // (2.3 KiB, in the chunk that holds the timeline, loaded when a task is opened; the composer's
     // drop and paste with it) make 112.2. The first load grew 2 bytes (35,768 of 35,840).
-    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 113 }),
+    // 116: issue 32's import screen came on top of an app at 112.87 of 113 (115,583 bytes): Settings
+    // → Import and export (upload, plan, apply with its progress, undo, recent imports) is 2.9 KiB
+    // in the export's chunk, loaded when Settings opens, making 115.75 (118,529 bytes). The first
+    // load grew 12 bytes (35,435 of 35,840): Settings hands useLiveEvent to the chunk, which, had
+    // it imported app/live itself, made the bundler split the first load in two, 0.5 KiB larger.
+    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 116 }),
     serverCodeGuard({ root, allow: ['src/contract/enums.ts'] }),
   ],
   server: {

@@ -1,24 +1,28 @@
 /**
- * Settings → Export (a chunk of its own, loaded when Settings opens; issue 32): start an export of
- * the team (owners and admins: all of it; a member: what they can read), follow it while the
- * server writes it, and download the file (gzip'd JSON Lines, docs/export-format.md) while it is
- * kept. Exports send no events, so the list is read again every few seconds while one is on its way.
+ * Settings → Import and export (a chunk of its own, loaded when Settings opens; issue 32). The
+ * export: start an export of the team (owners and admins: all of it; a member: what they can
+ * read), follow it while the server writes it, and download the file (gzip'd JSON Lines,
+ * docs/export-format.md) while it is kept. Exports send no events, so the list is read again every
+ * few seconds while one is on its way. The import (owners and admins only) is imports/ImportPart.tsx,
+ * in this chunk; `live` (useLiveEvent, from SettingsPage) is for it.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { Export } from '@contract';
 import { exportFileUrl, fetchExports, startExport } from '../api/exports';
 import { messageOf } from '../api/client';
+import type { useLiveEvent } from '../app/live';
 import { useSession } from '../app/session-context';
 import { humanSize } from '../detail/attachment-files';
 import { useAsync } from '../lib/use-async';
 import { ErrorNote } from '../ui/ErrorNote';
+import { ImportPart } from './imports/ImportPart';
 
 /** How often the list is read again while an export is pending or running. */
 const FOLLOW_MS = 2_000;
 
 const inProgress = (item: Export) => item.status === 'pending' || item.status === 'running';
 
-export function ExportSection() {
+export function ExportSection({ live }: { live: typeof useLiveEvent }) {
   const { role } = useSession().session;
   const manager = role === 'owner' || role === 'admin';
   const exports = useAsync(fetchExports, []);
@@ -47,7 +51,8 @@ export function ExportSection() {
 
   return (
     <section class="card" id="export" aria-labelledby="export-heading">
-      <h2 id="export-heading">Export</h2>
+      <h2 id="export-heading">Import and export</h2>
+      <h3>Export</h3>
       <p class="muted">
         {manager
           ? 'One file with the whole team: members, lists, statuses, labels, tasks, comments, activity and files.'
@@ -67,6 +72,7 @@ export function ExportSection() {
           ))}
         </ul>
       )}
+      {manager && <ImportPart live={live} />}
     </section>
   );
 }
