@@ -21,6 +21,7 @@ import {
   assertCleanRun,
   describeInBrowser,
   launchBrowser,
+  readmeElementScreenshot,
   requireBrowser,
   type Watch,
 } from './support/browser.js';
@@ -117,6 +118,7 @@ describeInBrowser('imports in a real browser', () => {
     const unknown = view.getByRole('list', { name: 'People not in the team' }).getByRole('listitem');
     assert.equal(await unknown.count(), 1);
     assert.match((await unknown.textContent()) ?? '', /stranger@example\.test.*first on line 3.*named 1 time\b/);
+    await readmeElementScreenshot(view, 'import-plan', 'import-plan');
     const problems = view.getByRole('list', { name: 'Problems' }).getByRole('listitem');
     assert.ok(
       (await problems.allTextContents()).some((text) => /^Line 3:.*stranger@example\.test/.test(text)),
