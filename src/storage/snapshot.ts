@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { sqlitePath, type Store } from './database.js';
+import { cachePreparedStatements, sqlitePath, type Store } from './database.js';
 import type { Db } from './schema.js';
 
 /** A read-only view of a whole database as of one moment (see readSnapshot). */
@@ -31,6 +31,8 @@ export async function readSnapshot<T>(databaseUrl: string, read: (snapshot: Snap
 async function readSqliteSnapshot<T>(path: string, read: (snapshot: Snapshot) => Promise<T>): Promise<T> {
   if (path === ':memory:' || !existsSync(path)) throw new Error(`there is no SQLite database at ${path}`);
   const database = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+  // An export runs the same few statements once per task: prepared once, not each time.
+  cachePreparedStatements(database);
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) }) as Db;
   try {
     // WAL recovery or a checkpoint can hold the file briefly; wait as a server would.
