@@ -4,7 +4,13 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode, isJSONRPCResultResponse, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describeAccess, once } from './access.js';
 import { findTasks, getTaskTool, listLabels, listListsTool, listMembers, listStatuses, myTasks } from './read-tools.js';
@@ -40,21 +46,42 @@ export async function answerMcp(
   // A tool that failed with a bug answers a JSON-RPC internal error, not a tool error quoting it
   // (McpServer would make any thrown error a tool result with its message).
   const send = transport.send.bind(transport);
-  transport.send = (message: JSONRPCMessage, options) =>
-    send(
-      isJSONRPCResultResponse(message) && toolContext.failed.has(message.id)
-        ? {
-            jsonrpc: '2.0',
-            id: message.id,
-            error: { code: ErrorCode.InternalError, message: 'Internal server error.' },
-          }
-        : message,
-      options,
-    );
+  transport.send = (message: JSONRPCMessage, options) => send(answered(message, toolContext.failed), options);
   res.on('close', () => {
     void transport.close();
     void server.close();
   });
   await server.connect(transport);
   await transport.handleRequest(req, res, body);
+}
+
+/**
+ * The answer as sent: a tool call that failed with a bug becomes a JSON-RPC internal error
+ * (McpServer would make it a tool result quoting the error). Any other internal error is the
+ * SDK's refusal of a request whose params do not fit the method (it answers those as -32603,
+ * with the schema's issues as JSON): that is the client's mistake, so it says invalid params.
+ */
+function answered(message: JSONRPCMessage, failed: ReadonlySet<RequestId>): JSONRPCMessage {
+  if (isJSONRPCResultResponse(message) && failed.has(message.id)) {
+    return {
+      jsonrpc: '2.0',
+      id: message.id,
+      error: { code: ErrorCode.InternalError, message: 'Internal server error.' },
+    };
+  }
+  if (isJSONRPCErrorResponse(message) && message.error.code === ErrorCode.InternalError) {
+    return { ...message, error: { code: ErrorCode.InvalidParams, message: invalidParams(message.error.message) } };
+  }
+  return message;
+}
+
+/** "Invalid params: <the first issue>", from the SDK's message (Zod's issues as JSON), or without it. */
+function invalidParams(sdkMessage: string): string {
+  try {
+    const [issue] = JSON.parse(sdkMessage) as { path?: unknown[]; message?: string }[];
+    if (issue?.message) return `Invalid params: ${issue.path?.join('.') ?? ''}: ${issue.message}`;
+  } catch {
+    // Not Zod's issues: say no more than that.
+  }
+  return 'Invalid params.';
 }
