@@ -117,7 +117,8 @@ export function authenticate(store: Store) {
       );
     }
     if (caller.role === null && !request.routeOptions.config.allowFormerMember) {
-      throw unauthorized(formerMemberMessage(caller));
+      const challenge: Record<string, string> = agent ? { 'www-authenticate': AGENT_CHALLENGE } : {};
+      throw new AppError('unauthorized', formerMemberMessage(caller), challenge);
     }
     request.caller = caller;
     checkCallerOnChange(request);
