@@ -12,6 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { KeyScope } from '../../src/contract/keys.js';
 import { createTestTeam, type Team } from '../factories.js';
 import { expectError, expectStatus, show, startTestServer, type TestServer } from '../harness.js';
+import { revokeKey } from '../../src/keys/keys.repository.js';
 import { call, connect, namedKey, refused } from './support.js';
 
 let server: TestServer;
@@ -306,5 +307,37 @@ describe('transport', () => {
       }),
       415,
     );
+  });
+});
+
+describe('access that ends, and limits', () => {
+  test('a revoked key is refused on its next call', async () => {
+    const team = await createTestTeam(server);
+    const key = await namedKey(server, team.owner, 'Soon revoked');
+    const client = await connect(server, key);
+    await call(client, 'my_tasks');
+    const { id } = await server.store.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('name', '=', 'Soon revoked')
+      .where('team_id', '=', team.id)
+      .executeTakeFirstOrThrow();
+    await revokeKey(server.store.db, id);
+    await assert.rejects(call(client, 'my_tasks'), /401|Invalid API key/);
+    await client.close().catch(() => {});
+  });
+
+  test('the API’s rate limit applies to /mcp', async () => {
+    const limited = await startTestServer({ RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const team = await createTestTeam(limited);
+      const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+      const headers = { accept: 'application/json, text/event-stream' };
+      for (let i = 0; i < 3; i++) assert.equal((await team.owner.api.post('/mcp', ping, headers)).status, 200);
+      const refusedResponse = await limited.client(team.owner.key).post('/mcp', ping, headers);
+      expectError(refusedResponse, 429);
+    } finally {
+      await limited.close();
+    }
   });
 });
