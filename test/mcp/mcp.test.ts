@@ -100,6 +100,11 @@ describe('tools', () => {
       found.tasks.map((t: { id: number; lists: string[] }) => [t.id, t.lists]),
       [[taskId, ['Launch']]],
     );
+    const assigned = await call(client, 'find_tasks', { assigneeId: 'me', statusId: created.task.taskStatusId });
+    assert.deepEqual(
+      assigned.tasks.map((t: { id: number }) => t.id),
+      [taskId],
+    );
     const none = await call(client, 'find_tasks', { completed: true });
     assert.deepEqual(none.tasks, []);
     const searched = await call(client, 'find_tasks', { query: 'zebrafish' });
@@ -338,6 +343,36 @@ describe('access that ends, and limits', () => {
       expectError(refusedResponse, 429);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('bugs', () => {
+  test('a tool that fails with a bug answers a JSON-RPC internal error, quoting nothing', async () => {
+    const team = await createTestTeam(server);
+    const channel = diagnostics.channel('tasklane:request-authenticated');
+    const breakStore = (message: unknown) => {
+      const { request } = message as { request: FastifyRequest };
+      if (request.caller.teamId !== team.id) return;
+      request.store = new Proxy(request.store, {
+        get: (target, name) => {
+          if (name === 'db') throw new Error('secret internals');
+          return Reflect.get(target, name);
+        },
+      });
+    };
+    channel.subscribe(breakStore);
+    try {
+      const response = await team.owner.api.post(
+        '/mcp',
+        { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_statuses', arguments: {} } },
+        { accept: 'application/json, text/event-stream' },
+      );
+      assert.equal(response.status, 200, show(response));
+      assert.deepEqual(response.body.error, { code: -32603, message: 'Internal server error.' }, show(response));
+      assert.doesNotMatch(response.text, /secret/);
+    } finally {
+      channel.unsubscribe(breakStore);
     }
   });
 });
