@@ -98,6 +98,9 @@ export function registerTool<S extends Shape>(server: McpServer, context: ToolCo
         }
         return await call(context.store);
       } catch (error) {
+        // Refused around the tool's own work (the caller re-read as its transaction began: a key
+        // revoked meanwhile): a tool error too.
+        if (error instanceof AppError) return toolError(error.message);
         context.log.error({ err: error, tool: spec.name }, 'MCP tool failed');
         context.failed.add(extra.requestId);
         throw new Error('Internal server error.');
