@@ -134,7 +134,7 @@ export const getTaskTool = defineTool({
   name: 'get_task',
   title: 'Get a task',
   description:
-    'One task in full, with its latest comments and recent activity. Its `version` is what update_task needs ' +
+    'One task in full, with its first 20 comments (oldest first) and its 10 latest changes. Its `version` is what update_task needs ' +
     'as expectedVersion to change the description.',
   scope: 'tasks:read',
   annotations: READ,
