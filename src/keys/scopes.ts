@@ -11,8 +11,11 @@ import type { KeyScope } from '../contract/keys.js';
 import type { App } from '../http/app-types.js';
 import { forbidden } from '../http/errors.js';
 
-/** The scope a route needs: one of the key scopes, or `'full'` (a key without limits, or a session). */
-export type RouteScope = KeyScope | 'full';
+/**
+ * The scope a route needs: one of the key scopes, `'full'` (a key without limits, or a session),
+ * or `'tools'`: any key, the route checking each of its operations' own scope (/mcp's tools).
+ */
+export type RouteScope = KeyScope | 'full' | 'tools';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -36,7 +39,7 @@ export const lacksScopeMessage = (scope: KeyScope) => `This API key lacks the sc
  */
 export function missingScope(caller: Caller, scope: RouteScope): string | undefined {
   const limits = caller.limits;
-  if (!limits) return undefined;
+  if (!limits || scope === 'tools') return undefined;
   if (scope === 'full') return limits.scopes === null ? LIST_LIMITED_FULL_ROUTE_MESSAGE : FULL_ROUTE_MESSAGE;
   if (limits.scopes === null || limits.scopes.includes(scope)) return undefined;
   return lacksScopeMessage(scope);
