@@ -31,6 +31,7 @@ import { housekeepingJobs } from './housekeeping.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { invitationLinkRoutes, invitationsRoutes } from './invitations/invitations.routes.js';
 import { keysRoutes } from './keys/keys.routes.js';
+import { registerScopeCheck } from './keys/scopes.js';
 import { listsRoutes } from './lists/lists.routes.js';
 import { eventsRoutes } from './realtime/events.routes.js';
 import { DEFAULT_HUB_OPTIONS, EventHub } from './realtime/hub.js';
@@ -251,6 +252,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerIdempotency(app);
   await app.register(async (authenticated) => {
     rateLimiter.addAuthenticationHook(authenticated, authenticate(store));
+    // Then a scoped key's scopes against the route's (issue 33), before any body or transaction.
+    registerScopeCheck(authenticated);
     for (const routes of [...v1Routes, sessionRoutes(rateLimiter.failedAuth), setupRoutes]) {
       // Each module in its own scope, so a module's hooks (sessionRoutes' session check) stay its own.
       await authenticated.register(async (scope) => routes(scope, deps));

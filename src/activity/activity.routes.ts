@@ -9,6 +9,7 @@ export function activityRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/tasks/:taskId/activity',
     {
+      config: { scope: 'tasks:read' },
       schema: {
         summary:
           "A task's activity, newest first: its creation, each change with its fields' values before and after (long descriptions shortened), and its comments added, edited or deleted (extension)",
@@ -30,6 +31,7 @@ export function activityRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/tasks/:taskId/activity/:entryId',
     {
+      config: { scope: 'tasks:read' },
       schema: {
         summary: "One entry of a task's activity, whole: a description's texts are never shortened here (extension)",
         tags: ['Tasks'],

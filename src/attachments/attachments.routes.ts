@@ -49,7 +49,7 @@ export const attachmentsRoutes = (files: FileStore) =>
     app.post(
       '/v1/tasks/:taskId/attachments',
       {
-        config: { idempotency: false },
+        config: { scope: 'tasks:write', idempotency: false },
         // The body is a stream the handler reads; the schema only documents it (OpenAPI).
         validatorCompiler: (request) => (request.httpPart === 'body' ? () => true : validatorCompiler(request)),
         schema: {
@@ -99,6 +99,7 @@ export const attachmentsRoutes = (files: FileStore) =>
     app.get(
       '/v1/tasks/:taskId/attachments',
       {
+        config: { scope: 'tasks:read' },
         schema: {
           summary: "A task's attachments, oldest first (issue 31)",
           tags,
@@ -112,6 +113,7 @@ export const attachmentsRoutes = (files: FileStore) =>
     app.get(
       '/v1/attachments/:attachmentId',
       {
+        config: { scope: 'tasks:read' },
         schema: {
           summary: 'One attachment (issue 31)',
           tags,
@@ -125,6 +127,7 @@ export const attachmentsRoutes = (files: FileStore) =>
     app.get(
       '/v1/attachments/:attachmentId/content',
       {
+        config: { scope: 'tasks:read' },
         schema: {
           summary:
             "An attachment's bytes, the task's access checked on every download; raster images inline, anything else as a download (issue 31)",
@@ -170,6 +173,7 @@ export const attachmentsRoutes = (files: FileStore) =>
     app.delete(
       '/v1/attachments/:attachmentId',
       {
+        config: { scope: 'tasks:write' },
         schema: {
           summary: "Delete an attachment; its uploader may, and so may the team's owners and admins (issue 31)",
           tags,

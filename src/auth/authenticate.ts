@@ -61,6 +61,10 @@ export function authenticate(store: Store) {
           teamId: owner.teamId,
           role: owner.role,
           credential: { kind: 'key', id: owner.keyId },
+          // A scoped or list-limited key (issue 33); a key with neither has no limits at all.
+          ...((owner.scopes !== null || owner.listIds !== null) && {
+            limits: { scopes: owner.scopes, listIds: owner.listIds, name: owner.name },
+          }),
         };
       }
     } else if (sessionToken) {

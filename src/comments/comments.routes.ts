@@ -19,6 +19,7 @@ export function commentsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/tasks/:taskId/comments',
     {
+      config: { scope: 'tasks:read' },
       schema: {
         summary: "A task's comments, oldest first (extension)",
         tags,
@@ -39,6 +40,7 @@ export function commentsRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/v1/tasks/:taskId/comments',
     {
+      config: { scope: 'comments:write' },
       schema: {
         summary: 'Comment on a task: CommonMark, 1 to 20,000 characters (extension)',
         tags,
@@ -61,6 +63,7 @@ export function commentsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/tasks/:taskId/comments/:commentId',
     {
+      config: { scope: 'tasks:read' },
       schema: {
         summary: 'One comment, with its ETag (extension)',
         tags,
@@ -77,6 +80,7 @@ export function commentsRoutes(app: App, _deps: AppDeps): void {
   app.patch(
     '/v1/tasks/:taskId/comments/:commentId',
     {
+      config: { scope: 'comments:write' },
       schema: {
         summary: 'Edit a comment; only its author may (extension)',
         tags,
@@ -98,6 +102,7 @@ export function commentsRoutes(app: App, _deps: AppDeps): void {
   app.delete(
     '/v1/tasks/:taskId/comments/:commentId',
     {
+      config: { scope: 'comments:write' },
       schema: {
         summary: "Delete a comment; its author may, and so may the team's owners and admins (extension)",
         tags,

@@ -1,6 +1,6 @@
 /** The signed-in user's API keys: /v1/api-keys (an extension). */
 import { Type, type Static } from 'typebox';
-import { LOWER_CASE } from './common.js';
+import { LOWER_CASE, MAX_ID } from './common.js';
 
 /**
  * What a scoped key may do (issue 33). A key without scopes keeps the full power it always had
@@ -20,7 +20,13 @@ export type KeyScope = (typeof KEY_SCOPES)[number];
 
 /** The "read-only" and "agent" presets Settings offers. */
 export const READ_ONLY_SCOPES: readonly KeyScope[] = ['tasks:read', 'lists:read', 'team:read'];
-export const AGENT_SCOPES: readonly KeyScope[] = ['tasks:read', 'tasks:write', 'comments:write', 'lists:read', 'team:read'];
+export const AGENT_SCOPES: readonly KeyScope[] = [
+  'tasks:read',
+  'tasks:write',
+  'comments:write',
+  'lists:read',
+  'team:read',
+];
 
 /** Longest expiry a key may be given, in days. */
 export const MAX_EXPIRY_DAYS = 3650;
@@ -33,6 +39,13 @@ export const ApiKey = Type.Object({
   lastUsedAt: Type.Union([Type.String(), Type.Null()]),
   expiresAt: Type.Union([Type.String(), Type.Null()], {
     description: 'When the key stops working (ISO 8601, UTC); null: never.',
+  }),
+  scopes: Type.Union([Type.Array(Type.String()), Type.Null()], {
+    description:
+      'What the key may do (docs/api.md, Scoped API keys); null: everything its user may (a key without scopes).',
+  }),
+  listIds: Type.Union([Type.Array(Type.Integer()), Type.Null()], {
+    description: 'The only lists whose tasks the key may see and change; null: every list its user may use.',
   }),
 });
 export type ApiKey = Static<typeof ApiKey>;
@@ -53,6 +66,23 @@ export const CreateKeyBody = Type.Object(
         minimum: 1,
         maximum: MAX_EXPIRY_DAYS,
         description: 'Days from now until the key stops working (instead of expiresAt).',
+      }),
+    ),
+    scopes: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), {
+        maxItems: 32,
+        description: `What the key may do, a non-empty set of: ${KEY_SCOPES.join(', ')}. Without it (and without preset) the key has its user's full power.`,
+      }),
+    ),
+    preset: Type.Optional(
+      Type.Union([Type.Literal('readOnly'), Type.Literal('agent')], {
+        description: `A set of scopes by name (instead of scopes): readOnly = ${READ_ONLY_SCOPES.join(', ')}; agent = ${AGENT_SCOPES.join(', ')}.`,
+      }),
+    ),
+    listIds: Type.Optional(
+      Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), {
+        maxItems: 1000,
+        description: 'The only lists whose tasks the key may see and change: lists you are a member of, not archived.',
       }),
     ),
   },

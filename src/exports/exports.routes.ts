@@ -15,7 +15,7 @@ export const exportsRoutes = (runner: ExportRunner, files: ExportFiles) =>
       {
         // The export starts once its row commits, outside any request transaction; a retried POST
         // makes a second export, or a 409 while the first is still being written.
-        config: { idempotency: false },
+        config: { scope: 'full', idempotency: false },
         schema: {
           summary:
             'Export the team (owners and admins) or what you can read (members) as one gzip’d JSON Lines file, written in the background (issue 32)',
@@ -29,6 +29,7 @@ export const exportsRoutes = (runner: ExportRunner, files: ExportFiles) =>
     app.get(
       '/v1/exports',
       {
+        config: { scope: 'full' },
         schema: {
           summary: `Your own exports, newest first (at most ${service.MAX_LISTED_EXPORTS}) (issue 32)`,
           tags,
@@ -41,6 +42,7 @@ export const exportsRoutes = (runner: ExportRunner, files: ExportFiles) =>
     app.get(
       '/v1/exports/:exportId',
       {
+        config: { scope: 'full' },
         schema: {
           summary: 'One of your exports: whether it is ready, and then its size, SHA-256 and counts (issue 32)',
           tags,
@@ -54,6 +56,7 @@ export const exportsRoutes = (runner: ExportRunner, files: ExportFiles) =>
     app.get(
       '/v1/exports/:exportId/file',
       {
+        config: { scope: 'full' },
         schema: {
           summary:
             "A ready export's file (application/gzip), access checked on every download; 409 until ready (issue 32)",

@@ -61,7 +61,7 @@ export const importsRoutes = (wakeJobs: () => void) =>
     app.post(
       '/v1/imports',
       {
-        config: { idempotency: false },
+        config: { scope: 'full', idempotency: false },
         validatorCompiler: (request) => (request.httpPart === 'body' ? () => true : validatorCompiler(request)),
         schema: {
           summary:
@@ -135,6 +135,7 @@ export const importsRoutes = (wakeJobs: () => void) =>
     app.get(
       '/v1/imports',
       {
+        config: { scope: 'full' },
         schema: {
           summary: `The team's imports, newest first (at most ${service.MAX_LISTED_IMPORTS}; owners and admins) (issue 32)`,
           tags,
@@ -147,6 +148,7 @@ export const importsRoutes = (wakeJobs: () => void) =>
     app.get(
       '/v1/imports/:importId',
       {
+        config: { scope: 'full' },
         schema: {
           summary: 'An import: its plan, its progress while applied, and what it did (issue 32)',
           tags,
@@ -161,6 +163,7 @@ export const importsRoutes = (wakeJobs: () => void) =>
       app.post(
         `/v1/imports/:importId/${name}`,
         {
+          config: { scope: 'full' },
           schema: {
             summary,
             tags,

@@ -29,6 +29,7 @@ export function invitationsRoutes(app: App, deps: AppDeps): void {
   app.get(
     '/v1/invitations',
     {
+      config: { scope: 'full' },
       schema: {
         summary: "The team's pending invitations, newest first (owners and admins)",
         tags,
@@ -41,6 +42,7 @@ export function invitationsRoutes(app: App, deps: AppDeps): void {
   app.post(
     '/v1/invitations',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Invite someone into the team with a link, shown only in this answer (owners and admins)',
         tags,
@@ -57,6 +59,7 @@ export function invitationsRoutes(app: App, deps: AppDeps): void {
   app.delete(
     '/v1/invitations/:invitationId',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Revoke an invitation: its link stops working (owners and admins)',
         tags,

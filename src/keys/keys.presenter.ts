@@ -3,8 +3,8 @@ import type { ApiKey, CreatedKey } from '../contract/keys.js';
 import type { KeyRecord } from './keys.repository.js';
 
 export function presentKey(key: KeyRecord): ApiKey {
-  const { id, name, prefix, createdAt, lastUsedAt, expiresAt } = key;
-  return { id, name, prefix, createdAt, lastUsedAt, expiresAt };
+  const { id, name, prefix, createdAt, lastUsedAt, expiresAt, scopes, listIds } = key;
+  return { id, name, prefix, createdAt, lastUsedAt, expiresAt, scopes, listIds };
 }
 
 export function presentCreatedKey(key: KeyRecord, secret: string): CreatedKey {

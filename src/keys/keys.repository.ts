@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { hashSecret } from '../secret-hash.js';
 import { prepared } from '../storage/prepared.js';
+import type { KeyScope } from '../contract/keys.js';
 import type { ApiKeyRow, Db, Role } from '../storage/schema.js';
 import { generateApiKey } from './key-format.js';
 
@@ -14,11 +15,20 @@ export interface KeyRecord {
   lastUsedAt: string | null;
   /** ISO timestamp, or null for a key that never expires. */
   expiresAt: string | null;
+  /** What the key may do (issue 33); null: full power. */
+  scopes: KeyScope[] | null;
+  /** The only lists the key may see; null: every list. */
+  listIds: number[] | null;
 }
 
-function toKeyRecord(
-  row: Pick<ApiKeyRow, 'id' | 'name' | 'prefix' | 'created_at' | 'last_used_at' | 'expires_at'>,
-): KeyRecord {
+/** A JSON array column (scopes, list_ids) as stored: null stays null. */
+const parseArray = <T>(text: string | null): T[] | null => (text === null ? null : (JSON.parse(text) as T[]));
+const arrayText = (values: readonly unknown[] | null | undefined): string | null =>
+  values == null ? null : JSON.stringify(values);
+
+type KeyColumns = 'id' | 'name' | 'prefix' | 'created_at' | 'last_used_at' | 'expires_at' | 'scopes' | 'list_ids';
+
+function toKeyRecord(row: Pick<ApiKeyRow, KeyColumns>): KeyRecord {
   return {
     id: row.id,
     name: row.name,
@@ -26,13 +36,22 @@ function toKeyRecord(
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     expiresAt: row.expires_at,
+    scopes: parseArray<KeyScope>(row.scopes),
+    listIds: parseArray<number>(row.list_ids),
   };
 }
 
-export async function insertKey(
-  db: Db,
-  input: { teamId: string; userId: string; name: string; expiresAt?: string | null },
-): Promise<{ record: KeyRecord; key: string }> {
+export interface NewKey {
+  teamId: string;
+  userId: string;
+  name: string;
+  expiresAt?: string | null;
+  /** Null or absent: a key with full power. */
+  scopes?: readonly KeyScope[] | null;
+  listIds?: readonly number[] | null;
+}
+
+export async function insertKey(db: Db, input: NewKey): Promise<{ record: KeyRecord; key: string }> {
   const { key, displayPrefix } = generateApiKey();
   const row: ApiKeyRow = {
     id: randomUUID(),
@@ -45,6 +64,8 @@ export async function insertKey(
     last_used_at: null,
     revoked_at: null,
     expires_at: input.expiresAt ?? null,
+    scopes: arrayText(input.scopes),
+    list_ids: arrayText(input.listIds),
   };
   await db.insertInto('api_keys').values(row).execute();
   return { record: toKeyRecord(row), key };
@@ -61,6 +82,10 @@ export interface KeyOwner {
   expiresAt: string | null;
   /** Null when the user is no longer a member of the key's team. */
   role: Role | null;
+  /** The key's name, scopes and lists (issue 33): what its caller's `limits` are made of. */
+  name: string;
+  scopes: KeyScope[] | null;
+  listIds: number[] | null;
 }
 
 const keyOwnerByHash = prepared((db, p: { secretHash: string }) =>
@@ -69,7 +94,18 @@ const keyOwnerByHash = prepared((db, p: { secretHash: string }) =>
     .leftJoin('team_members as m', (join) =>
       join.onRef('m.team_id', '=', 'k.team_id').onRef('m.user_id', '=', 'k.user_id'),
     )
-    .select(['k.id', 'k.secret_hash', 'k.user_id', 'k.team_id', 'k.last_used_at', 'k.expires_at', 'm.role'])
+    .select([
+      'k.id',
+      'k.secret_hash',
+      'k.user_id',
+      'k.team_id',
+      'k.last_used_at',
+      'k.expires_at',
+      'm.role',
+      'k.name',
+      'k.scopes',
+      'k.list_ids',
+    ])
     .where('k.secret_hash', '=', p.secretHash)
     .where('k.revoked_at', 'is', null),
 );
@@ -89,6 +125,9 @@ export async function findLiveKeyOwner(db: Db, secretHash: string): Promise<KeyO
     lastUsedAt: row.last_used_at,
     expiresAt: row.expires_at,
     role: row.role,
+    name: row.name,
+    scopes: parseArray<KeyScope>(row.scopes),
+    listIds: parseArray<number>(row.list_ids),
   };
 }
 
@@ -127,6 +166,29 @@ export async function liveKeyIds(db: Db, keyIds: readonly string[], now = new Da
   return new Set(rows.map((r) => r.id));
 }
 
+/**
+ * Of the given lists, those of the team the user may limit a key to: a member of, not archived.
+ * (lists.repository.ts `usableLists` reads the same; keys sit below lists in the layers.)
+ */
+export async function listsUsableBy(
+  db: Db,
+  teamId: string,
+  userId: string,
+  listIds: readonly number[],
+): Promise<Set<number>> {
+  if (listIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('list_members as m')
+    .innerJoin('task_lists as l', 'l.id', 'm.list_id')
+    .select('l.id')
+    .where('m.user_id', '=', userId)
+    .where('l.team_id', '=', teamId)
+    .where('l.is_archived', '=', 0)
+    .where('l.id', 'in', listIds)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 /** True once a key's expiry has passed. */
 export const hasExpired = (expiresAt: string | null, now: number): boolean =>
   expiresAt !== null && Date.parse(expiresAt) <= now;
@@ -135,7 +197,7 @@ export const hasExpired = (expiresAt: string | null, now: number): boolean =>
 export async function keysOf(db: Db, teamId: string, userId: string): Promise<KeyRecord[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
+    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at', 'scopes', 'list_ids'])
     .where('team_id', '=', teamId)
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)

@@ -11,6 +11,7 @@ export function keysRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/api-keys',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Your API keys in this team (signed-in session only)',
         tags,
@@ -23,6 +24,7 @@ export function keysRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/v1/api-keys',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Create an API key; the secret is in this response only (signed-in session only)',
         tags,
@@ -37,6 +39,7 @@ export function keysRoutes(app: App, _deps: AppDeps): void {
   app.delete(
     '/v1/api-keys/:keyId',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Revoke one of your API keys (signed-in session only)',
         tags,

@@ -4,7 +4,15 @@
  */
 import type { Caller } from '../caller.js';
 import { endedAccess } from '../changes/publisher.js';
-import type { ApiKey, CreatedKey, CreateKeyBody } from '../contract/keys.js';
+import {
+  AGENT_SCOPES,
+  KEY_SCOPES,
+  READ_ONLY_SCOPES,
+  type ApiKey,
+  type CreatedKey,
+  type CreateKeyBody,
+  type KeyScope,
+} from '../contract/keys.js';
 import { conflict, invalidInput, notFound } from '../http/errors.js';
 import { isUuid } from '../ids.js';
 import { requireSession } from '../sessions/sessions.service.js';
@@ -29,11 +37,53 @@ function expiryOf(request: ExpiryRequest, names: ExpiryNames): string | null {
 }
 
 /** A new key for the member, in `db` (a transaction when it must commit with other changes). */
-export function issueKey(
-  db: Db,
-  input: { teamId: string; userId: string; name: string; expiresAt?: string | null },
-): Promise<{ record: keys.KeyRecord; key: string }> {
+export function issueKey(db: Db, input: keys.NewKey): Promise<{ record: keys.KeyRecord; key: string }> {
   return keys.insertKey(db, input);
+}
+
+const PRESETS: Record<NonNullable<CreateKeyBody['preset']>, readonly KeyScope[]> = {
+  readOnly: READ_ONLY_SCOPES,
+  agent: AGENT_SCOPES,
+};
+
+/** The scopes a new key asks for (`scopes` or `preset`), or null for a key with full power; else a 400 saying why. */
+export function scopesOf(body: Pick<CreateKeyBody, 'scopes' | 'preset'>): KeyScope[] | null {
+  if (body.scopes !== undefined && body.preset !== undefined) {
+    throw invalidInput('Give scopes or preset, not both.');
+  }
+  if (body.preset !== undefined) return [...PRESETS[body.preset]];
+  if (body.scopes === undefined) return null;
+  if (body.scopes.length === 0) {
+    throw invalidInput(
+      `scopes must hold at least one scope (${KEY_SCOPES.join(', ')}); leave it out for a key without scopes.`,
+    );
+  }
+  const unknown = body.scopes.filter((scope) => !(KEY_SCOPES as readonly string[]).includes(scope));
+  if (unknown.length > 0) {
+    throw invalidInput(
+      `scopes: ${JSON.stringify(unknown[0])} is not a scope; the scopes are ${KEY_SCOPES.join(', ')}.`,
+    );
+  }
+  const twice = body.scopes.find((scope, i) => body.scopes!.indexOf(scope) !== i);
+  if (twice !== undefined) throw invalidInput(`scopes: ${twice} is given twice.`);
+  // In the contract's order, so that a key's scopes read the same however they were asked for.
+  return KEY_SCOPES.filter((scope) => body.scopes!.includes(scope));
+}
+
+/** The lists a new key is limited to, each one the creator may use; null: every list. */
+async function listLimitOf(db: Db, caller: Caller, listIds: number[] | undefined): Promise<number[] | null> {
+  if (listIds === undefined) return null;
+  if (listIds.length === 0) {
+    throw invalidInput('listIds must name at least one list; leave it out for a key that sees every list.');
+  }
+  const twice = listIds.find((id, i) => listIds.indexOf(id) !== i);
+  if (twice !== undefined) throw invalidInput(`listIds: ${twice} is given twice.`);
+  const usable = await keys.listsUsableBy(db, caller.teamId, caller.userId, listIds);
+  const refused = listIds.find((id) => !usable.has(id));
+  if (refused !== undefined) {
+    throw invalidInput(`listIds: ${refused} is not a list you are a member of, or it is archived.`);
+  }
+  return [...listIds].sort((a, b) => a - b);
 }
 
 /** The signed-in user's keys in their team, expired ones too, newest first. */
@@ -44,11 +94,14 @@ export async function ownKeys(store: Store, caller: Caller): Promise<ApiKey[]> {
 
 export async function createOwnKey(store: Store, caller: Caller, body: CreateKeyBody): Promise<CreatedKey> {
   requireSession(caller, WHAT);
-  const { name, ...expiry } = body;
-  const expiresAt = expiryOf(expiry, BODY_NAMES);
-  const { record, key } = await store.transaction((trx) =>
-    issueKey(trx, { teamId: caller.teamId, userId: caller.userId, name, expiresAt }),
-  );
+  const { name } = body;
+  const expiresAt = expiryOf({ expiresAt: body.expiresAt, expiresInDays: body.expiresInDays }, BODY_NAMES);
+  const scopes = scopesOf(body);
+  const { record, key } = await store.transaction(async (trx) => {
+    // Checked in the transaction that makes the key: a list archived or left meanwhile is refused.
+    const listIds = await listLimitOf(trx, caller, body.listIds);
+    return issueKey(trx, { teamId: caller.teamId, userId: caller.userId, name, expiresAt, scopes, listIds });
+  });
   return presentCreatedKey(record, key);
 }
 

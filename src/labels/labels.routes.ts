@@ -11,6 +11,7 @@ export function labelsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/labels',
     {
+      config: { scope: 'team:read' },
       schema: {
         summary: "The team's labels, by name",
         tags,
@@ -23,6 +24,7 @@ export function labelsRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/v1/labels',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Add a label (owners and admins); names are unique in the team, ignoring case',
         tags,
@@ -37,6 +39,7 @@ export function labelsRoutes(app: App, _deps: AppDeps): void {
   app.patch(
     '/v1/labels/:labelId',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Rename or recolour a label (owners and admins)',
         tags,
@@ -51,6 +54,7 @@ export function labelsRoutes(app: App, _deps: AppDeps): void {
   app.delete(
     '/v1/labels/:labelId',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Delete a label, taking it off its tasks in the same step (owners and admins)',
         tags,

@@ -22,6 +22,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/lists',
     {
+      config: { scope: 'lists:read' },
       schema: {
         summary: "The caller's non-archived lists, oldest first (archived=true: their archived lists, an extension)",
         tags,
@@ -35,7 +36,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/v1/lists',
     {
-      config: { invalidInputMessage: 'Invalid input.' },
+      config: { scope: 'lists:write', invalidInputMessage: 'Invalid input.' },
       schema: {
         summary: 'Create a list; the caller becomes its first member (with sharedWithTeam, the whole team does)',
         tags,
@@ -50,7 +51,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/lists/:listId',
     {
-      config: { invalidInputMessage: 'Invalid input.' },
+      config: { scope: 'lists:read', invalidInputMessage: 'Invalid input.' },
       schema: {
         summary: 'One list the caller is a member of (archived lists too)',
         tags,
@@ -65,6 +66,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
   app.patch(
     '/v1/lists/:listId',
     {
+      config: { scope: 'lists:write' },
       schema: {
         summary:
           'Rename or recolour a list, or share it with the whole team (an extension); never changes its archive state',
@@ -94,7 +96,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
     app.post(
       `/v1/lists/:listId/${action}`,
       {
-        config: { invalidInputMessage: 'listId must be a number.' },
+        config: { scope: 'lists:write', invalidInputMessage: 'listId must be a number.' },
         schema: {
           summary: archived ? 'Archive a list (idempotent)' : 'Unarchive a list (idempotent)',
           tags,
@@ -110,6 +112,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/lists/:listId/members',
     {
+      config: { scope: 'lists:read' },
       schema: {
         summary: 'Members of a list, with their workspace role (extension)',
         tags,
@@ -123,6 +126,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/v1/lists/:listId/members',
     {
+      config: { scope: 'lists:write' },
       schema: {
         summary: 'Add a teammate to a list (extension); 201 when added, 200 when already a member',
         tags,
@@ -145,6 +149,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
   app.delete(
     '/v1/lists/:listId/members/:userId',
     {
+      config: { scope: 'lists:write' },
       schema: {
         summary:
           'Remove a member from a list (extension); a list keeps at least one member, and a list shared with the team keeps every member (409)',
@@ -166,6 +171,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/lists-without-members',
     {
+      config: { scope: 'full' },
       schema: {
         summary:
           "The team's lists that have no member, archived ones too, oldest first (extension; the team's owners and admins)",
@@ -179,6 +185,7 @@ export function listsRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/v1/lists-without-members/:listId/join',
     {
+      config: { scope: 'full' },
       schema: {
         summary:
           "Become the first member of a list that has none (extension; the team's owners and admins); 409 once it has members",

@@ -20,6 +20,7 @@ export function mailRoutes(app: App, deps: AppDeps): void {
   app.get(
     '/v1/me/notification-preferences',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Where each kind of your notifications goes (the inbox, the inbox and email, or nowhere)',
         tags,
@@ -32,6 +33,7 @@ export function mailRoutes(app: App, deps: AppDeps): void {
   app.patch(
     '/v1/me/notification-preferences',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Change where some kinds of your notifications go; the kinds not named keep theirs',
         tags,

@@ -8,7 +8,7 @@ export function memberRoutes(app: App, _deps: AppDeps): void {
   app.patch(
     '/v1/members/:userId',
     {
-      config: { locksOwners: true },
+      config: { scope: 'full', locksOwners: true },
       schema: {
         summary: "Change a member's role (owners and admins; only an owner changes an owner or makes one)",
         tags: ['Users'],
@@ -23,7 +23,7 @@ export function memberRoutes(app: App, _deps: AppDeps): void {
   app.delete(
     '/v1/members/:userId',
     {
-      config: { locksOwners: true },
+      config: { scope: 'full', locksOwners: true },
       schema: {
         summary:
           'Remove a member from the team, with their list memberships and assignments; their keys, sessions ' +

@@ -9,6 +9,7 @@ export function setupRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/auth/setup',
     {
+      config: { scope: 'full' },
       schema: {
         summary:
           "Set up the team the first start made: its name, and its owner's name, email and new password " +

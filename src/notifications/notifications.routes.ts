@@ -20,6 +20,7 @@ export function notificationsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/notifications',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Your notifications, newest first, about tasks you may read now; unread=true for the unread only',
         tags,
@@ -33,6 +34,7 @@ export function notificationsRoutes(app: App, _deps: AppDeps): void {
   app.patch(
     '/v1/notifications/:notificationId',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Mark one of your notifications read or unread, archive it or bring it back',
         tags,
@@ -48,6 +50,7 @@ export function notificationsRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/v1/notifications/mark-all',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Mark every notification of your inbox read, or unread',
         tags,
@@ -61,6 +64,7 @@ export function notificationsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/tasks/:taskId/follow',
     {
+      config: { scope: 'tasks:read' },
       schema: {
         summary: 'Whether you follow the task',
         tags,
@@ -74,6 +78,7 @@ export function notificationsRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/v1/tasks/:taskId/follow',
     {
+      config: { scope: 'tasks:write' },
       schema: {
         summary: 'Follow the task: be notified of its comments and status changes',
         tags,
@@ -87,6 +92,7 @@ export function notificationsRoutes(app: App, _deps: AppDeps): void {
   app.delete(
     '/v1/tasks/:taskId/follow',
     {
+      config: { scope: 'tasks:write' },
       schema: {
         summary: 'Stop following the task (its creator and assignees too)',
         tags,

@@ -8,6 +8,7 @@ export function eventsRoutes(hub: EventHub, limits: StreamLimits) {
     app.get(
       '/v1/events',
       {
+        config: { scope: 'tasks:read' },
         schema: {
           summary: 'Server-Sent Events stream of list, task and comment changes the caller may read',
           description:

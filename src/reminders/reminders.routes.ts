@@ -10,6 +10,7 @@ export function reminderRoutes(app: App): void {
   app.get(
     '/v1/me/reminder-settings',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'When you are reminded of your due dates, and in which time zone',
         tags,
@@ -22,6 +23,7 @@ export function reminderRoutes(app: App): void {
   app.patch(
     '/v1/me/reminder-settings',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Change when you are reminded, or your time zone; your planned reminders move with them',
         tags,

@@ -7,6 +7,7 @@ export function searchRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/search',
     {
+      config: { scope: 'tasks:read' },
       schema: {
         summary:
           'Full-text search of the tasks the caller may read: their titles, descriptions and comments, titles first (extension)',

@@ -68,6 +68,7 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
     app.get(
       '/auth/session',
       {
+        config: { scope: 'full' },
         schema: {
           summary: 'The signed-in user, team, teams and CSRF token',
           tags,
@@ -80,6 +81,7 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
     app.post(
       '/auth/sign-out',
       {
+        config: { scope: 'full' },
         schema: {
           summary: 'End this session',
           tags,
@@ -96,6 +98,7 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
     app.post(
       '/auth/team',
       {
+        config: { scope: 'full' },
         schema: {
           summary: 'Switch the team this session acts in',
           tags,
@@ -109,6 +112,7 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
     app.patch(
       '/auth/profile',
       {
+        config: { scope: 'full' },
         schema: {
           summary: 'Change your display name',
           tags,
@@ -125,6 +129,7 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
     app.post(
       '/auth/email',
       {
+        config: { scope: 'full' },
         schema: {
           summary: 'Change your own email, your sign-in, confirmed with your password (owners and admins)',
           tags,
@@ -141,6 +146,7 @@ export const sessionRoutes = (budget: FailedAuthBudget) =>
     app.post(
       '/auth/password',
       {
+        config: { scope: 'full' },
         schema: {
           summary: 'Change your password (signs out your other sessions)',
           tags,

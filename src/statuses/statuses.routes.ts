@@ -18,6 +18,7 @@ export function statusesRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/task-statuses',
     {
+      config: { scope: 'team:read' },
       schema: {
         summary: "The team's workflow statuses, by order",
         tags,
@@ -30,6 +31,7 @@ export function statusesRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/v1/task-statuses',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Add a workflow status (owners and admins); isDefault true makes it the only default',
         tags,
@@ -44,6 +46,7 @@ export function statusesRoutes(app: App, _deps: AppDeps): void {
   app.patch(
     '/v1/task-statuses/:statusId',
     {
+      config: { scope: 'full' },
       schema: {
         summary:
           "Change a workflow status (owners and admins); a new isCompleted changes its tasks' isCompleted in the same step",
@@ -59,6 +62,7 @@ export function statusesRoutes(app: App, _deps: AppDeps): void {
   app.delete(
     '/v1/task-statuses/:statusId',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Delete a workflow status, moving its tasks to ?moveTo in the same step (owners and admins)',
         tags,

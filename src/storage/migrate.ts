@@ -28,6 +28,7 @@ import { reminders } from './migrations/0023_reminders.js';
 import { attachments } from './migrations/0024_attachments.js';
 import { exports } from './migrations/0025_exports.js';
 import { imports } from './migrations/0026_imports.js';
+import { keyScopes } from './migrations/0027_key_scopes.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -58,6 +59,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0024_attachments': attachments(dialect),
     '0025_exports': exports(dialect),
     '0026_imports': imports(dialect),
+    '0027_key_scopes': keyScopes(),
   };
 }
 

@@ -52,6 +52,10 @@ export interface ApiKeysTable {
   revoked_at: string | null;
   /** ISO timestamp (UTC) after which the key is refused; null: never expires. */
   expires_at: string | null;
+  /** JSON array of the key's scopes (contract/keys.ts KEY_SCOPES); null: full power (migration 0027). */
+  scopes: string | null;
+  /** JSON array of the list ids the key is limited to; null: every list its user may use. */
+  list_ids: string | null;
 }
 
 export interface TaskStatusesTable {

@@ -49,6 +49,7 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/tasks',
     {
+      config: { scope: 'tasks:read' },
       schema: {
         summary:
           'Tasks the caller may access, newest first or by `sort`; filters combine with AND, repeated values with OR',
@@ -77,6 +78,7 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/tasks.csv',
     {
+      config: { scope: 'tasks:read' },
       schema: {
         summary:
           'Every task GET /v1/tasks lists with the same filters and sort, as a CSV for spreadsheets (UTF-8, one row a task; issue 32)',
@@ -103,7 +105,7 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/v1/tasks',
     {
-      config: { invalidInputMessage: 'Invalid input.' },
+      config: { scope: 'tasks:write', invalidInputMessage: 'Invalid input.' },
       schema: {
         summary: 'Create a task; it gets the next number of the team',
         tags,
@@ -118,6 +120,7 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/tasks/:taskId',
     {
+      config: { scope: 'tasks:read' },
       schema: {
         summary: 'The full detail of one task',
         tags,
@@ -132,6 +135,7 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
   app.patch(
     '/v1/tasks/:taskId',
     {
+      config: { scope: 'tasks:write' },
       schema: {
         summary: 'Change the given fields of a task; null clears a nullable field',
         tags,
@@ -156,7 +160,7 @@ export function tasksRoutes(app: App, _deps: AppDeps): void {
   app.delete(
     '/v1/tasks/:taskId',
     {
-      config: { invalidInputMessage: 'Invalid input.' },
+      config: { scope: 'tasks:write', invalidInputMessage: 'Invalid input.' },
       schema: {
         summary: 'Delete a task permanently; its subtasks become top-level tasks',
         tags,

@@ -9,7 +9,7 @@ export function teamRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/me',
     {
-      config: { allowFormerMember: true },
+      config: { scope: 'team:read', allowFormerMember: true },
       schema: {
         summary: 'Who the API key belongs to: user, team and role',
         tags: ['Identity'],
@@ -22,6 +22,7 @@ export function teamRoutes(app: App, _deps: AppDeps): void {
   app.patch(
     '/v1/team',
     {
+      config: { scope: 'full' },
       schema: {
         summary: "Rename the team (owners and admins); every member's event stream gets team.updated",
         tags: ['Identity'],
@@ -35,6 +36,7 @@ export function teamRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/users',
     {
+      config: { scope: 'team:read' },
       schema: {
         summary: 'Every member of the team, with their role in it, by name',
         tags: ['Users'],

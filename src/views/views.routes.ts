@@ -11,6 +11,7 @@ export function viewsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/views',
     {
+      config: { scope: 'full' },
       schema: {
         summary: "Your views and the team's shared ones, by name",
         tags,
@@ -23,6 +24,7 @@ export function viewsRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/v1/views',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Save a view: GET /v1/tasks filters, a sort and a layout, by name; private unless sharedWithTeam',
         tags,
@@ -37,6 +39,7 @@ export function viewsRoutes(app: App, _deps: AppDeps): void {
   app.get(
     '/v1/views/:viewId',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'One view: yours, or one shared with the team',
         tags,
@@ -50,6 +53,7 @@ export function viewsRoutes(app: App, _deps: AppDeps): void {
   app.patch(
     '/v1/views/:viewId',
     {
+      config: { scope: 'full' },
       schema: {
         summary: "Change a view: its author, or for a shared view the team's owners and admins",
         tags,
@@ -64,6 +68,7 @@ export function viewsRoutes(app: App, _deps: AppDeps): void {
   app.delete(
     '/v1/views/:viewId',
     {
+      config: { scope: 'full' },
       schema: {
         summary: "Delete a view: its author, or for a shared view the team's owners and admins",
         tags,

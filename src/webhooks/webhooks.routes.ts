@@ -27,6 +27,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
   app.get(
     '/v1/webhooks',
     {
+      config: { scope: 'full' },
       schema: {
         summary: "Your webhooks (a team owner's or admin's: every webhook of the team), oldest first",
         tags,
@@ -39,6 +40,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
   app.get(
     '/v1/webhook-availability',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Whether this server can make webhooks, and if not, why (its operator has not set them up)',
         tags,
@@ -51,6 +53,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
   app.post(
     '/v1/webhooks',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Create a webhook; its signing secret is in this response only',
         tags,
@@ -65,6 +68,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
   app.get(
     '/v1/webhooks/:webhookId',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'One webhook',
         tags,
@@ -78,6 +82,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
   app.patch(
     '/v1/webhooks/:webhookId',
     {
+      config: { scope: 'full' },
       schema: {
         summary:
           'Change a webhook (its owner), or disable it (a team owner or admin); enabling clears its failures (409 while the team holds more than its cap)',
@@ -94,6 +99,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
   app.delete(
     '/v1/webhooks/:webhookId',
     {
+      config: { scope: 'full' },
       schema: {
         summary:
           "Delete a webhook (yours; a team owner's or admin's: any of the team's), with its deliveries and their log",
@@ -111,6 +117,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
   app.post(
     '/v1/webhooks/:webhookId/rotate-secret',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'A new signing secret, shown once; the old one keeps signing beside it for 24 hours',
         tags,
@@ -124,6 +131,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
   app.post(
     '/v1/webhooks/:webhookId/test',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Queue a webhook.test delivery to the webhook',
         tags,
@@ -138,6 +146,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
   app.get(
     '/v1/webhooks/:webhookId/deliveries',
     {
+      config: { scope: 'full' },
       schema: {
         summary:
           "A webhook's deliveries, newest first, each with its newest attempt (bodies and every attempt: one delivery's read)",
@@ -159,6 +168,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
   app.get(
     '/v1/webhooks/:webhookId/deliveries/:deliveryId',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'One delivery whole: the body as sent and its attempts, newest first',
         tags,
@@ -173,6 +183,7 @@ export function webhooksRoutes(app: App, deps: AppDeps): void {
   app.post(
     '/v1/webhooks/:webhookId/deliveries/:deliveryId/retry',
     {
+      config: { scope: 'full' },
       schema: {
         summary: 'Send a delivery again (same webhook-id) when its turn comes',
         tags,
