@@ -184,8 +184,7 @@ describe('OAuth for MCP clients', () => {
         'invalid_target',
       );
       expectOAuthError(await tokenRequest(server, { ...form, grant_type: 'password' }), 400, 'unsupported_grant_type');
-      const { code_verifier: _omitted, ...noVerifier } = form;
-      expectOAuthError(await tokenRequest(server, noVerifier), 400, 'invalid_request');
+      expectOAuthError(await tokenRequest(server, { ...form, code_verifier: '' }), 400, 'invalid_request');
       // None of these spent the code.
       assert.equal(clientId, form.client_id);
       expectStatus(await tokenRequest(server, form), 200);
