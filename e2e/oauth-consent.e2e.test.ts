@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { assertCleanRun, describeInBrowser, launchBrowser, newContext, requireBrowser, type Watch } from './support/browser.js';
+import {
+  assertCleanRun,
+  describeInBrowser,
+  launchBrowser,
+  newContext,
+  requireBrowser,
+  type Watch,
+} from './support/browser.js';
 import { expectFitsPhoneAndDesktop, visible, type WebappRun } from './support/pages.js';
 import { startWorkspace, type Workspace } from './support/workspace.js';
 

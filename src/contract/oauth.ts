@@ -127,7 +127,9 @@ export const ConsentBody = Type.Object(
 export type ConsentBody = Static<typeof ConsentBody>;
 
 export const ConsentAnswer = Type.Object({
-  redirectTo: Type.String({ description: 'Where the browser goes next: the redirect_uri with code or error, and state.' }),
+  redirectTo: Type.String({
+    description: 'Where the browser goes next: the redirect_uri with code or error, and state.',
+  }),
 });
 export type ConsentAnswer = Static<typeof ConsentAnswer>;
 

@@ -14,5 +14,4 @@ export function publicUrlOf(config: Pick<Config, 'publicUrl'>, request: FastifyR
 export const resourceMetadataUrl = (base: string): string => `${base}/.well-known/oauth-protected-resource/mcp`;
 
 /** The `WWW-Authenticate` value of /mcp's 401: where an MCP client starts its OAuth flow. */
-export const bearerChallenge = (base: string): string =>
-  `Bearer resource_metadata="${resourceMetadataUrl(base)}"`;
+export const bearerChallenge = (base: string): string => `Bearer resource_metadata="${resourceMetadataUrl(base)}"`;

@@ -89,7 +89,8 @@ export function oauthRoutes(budget: FailedAuthBudget) {
         const params = new URLSearchParams(body as string);
         const form: Record<string, string> = {};
         for (const [name, value] of params) {
-          if (name in form) return done(new service.OAuthError('invalid_request', `${name} is given twice.`), undefined);
+          if (name in form)
+            return done(new service.OAuthError('invalid_request', `${name} is given twice.`), undefined);
           form[name] = value;
         }
         done(null, form);

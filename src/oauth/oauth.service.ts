@@ -243,7 +243,8 @@ export async function exchangeCode(
     throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code.');
   }
   for (const name of ['code', 'redirect_uri', 'client_id', 'code_verifier'] as const) {
-    if (typeof body[name] !== 'string' || body[name] === '') throw new OAuthError('invalid_request', `${name} is required.`);
+    if (typeof body[name] !== 'string' || body[name] === '')
+      throw new OAuthError('invalid_request', `${name} is required.`);
   }
   if (body.resource !== undefined && body.resource !== mcpResourceOf(base)) {
     throw new OAuthError('invalid_target', `resource must be ${mcpResourceOf(base)}.`);
@@ -264,7 +265,8 @@ export async function exchangeCode(
     if (code.resource !== null && body.resource !== undefined && body.resource !== code.resource) {
       throw new OAuthError('invalid_target', 'resource differs from the authorization request.');
     }
-    if (!(await repo.claimCode(trx, codeHash, new Date().toISOString()))) return { replayOf: code.keyId, teamId: code.teamId };
+    if (!(await repo.claimCode(trx, codeHash, new Date().toISOString())))
+      return { replayOf: code.keyId, teamId: code.teamId };
     if (!(await findMembership(trx, code.teamId, code.userId))) {
       throw new OAuthError('invalid_grant', 'The person who authorized this code is no longer a member.');
     }

@@ -106,7 +106,11 @@ describe('OAuth for MCP clients', () => {
         const response = await server.client().post('/oauth/register', { client_name: 'x', redirect_uris: [uri] });
         expectOAuthError(response, 400, 'invalid_redirect_uri');
       }
-      expectOAuthError(await server.client().post('/oauth/register', { redirect_uris: [] }), 400, 'invalid_client_metadata');
+      expectOAuthError(
+        await server.client().post('/oauth/register', { redirect_uris: [] }),
+        400,
+        'invalid_client_metadata',
+      );
       expectOAuthError(
         await server.client().post('/oauth/register', {
           redirect_uris: [REDIRECT_URI],
@@ -258,14 +262,19 @@ describe('OAuth for MCP clients', () => {
       expectError(await browser.post('/auth/oauth/authorize', { ...body, scopes: [] }, browser.csrf()), 400);
       expectError(await browser.post('/auth/oauth/authorize', { ...body, listIds: [999999] }, browser.csrf()), 400);
       expectError(
-        await browser.post('/auth/oauth/authorize', { ...body, redirect_uri: 'https://evil.example/cb' }, browser.csrf()),
+        await browser.post(
+          '/auth/oauth/authorize',
+          { ...body, redirect_uri: 'https://evil.example/cb' },
+          browser.csrf(),
+        ),
         400,
       );
     });
   });
 
   describe('the authorization endpoint', () => {
-    const get = (path: string) => fetch(`${server.url}${path}`, { redirect: 'manual', headers: { accept: 'text/html' } });
+    const get = (path: string) =>
+      fetch(`${server.url}${path}`, { redirect: 'manual', headers: { accept: 'text/html' } });
 
     test('a valid request is the web app’s consent page', async () => {
       const clientId = await registerClient(server);

@@ -26,10 +26,7 @@ export function authorizationRequest(search: string): URLSearchParams {
 
 export const fetchConsentInfo = (request: URLSearchParams) => get<ConsentInfo>('/auth/oauth/authorize', request);
 
-export const answerConsent = (
-  request: URLSearchParams,
-  answer: Pick<ConsentBody, 'decision' | 'scopes' | 'listIds'>,
-) =>
+export const answerConsent = (request: URLSearchParams, answer: Pick<ConsentBody, 'decision' | 'scopes' | 'listIds'>) =>
   post<ConsentAnswer>('/auth/oauth/authorize', {
     ...(Object.fromEntries(request) as unknown as ConsentBody),
     ...answer,

@@ -82,8 +82,8 @@ export function AuthorizePage({ teamName }: { teamName: string }) {
               Allow <strong>{info.clientName}</strong> to use tasklane?
             </h1>
             <p>
-              It will act as you in {teamName}, within what you allow here, for {info.tokenDays} days. You will be
-              sent back to <strong>{info.redirectHost}</strong>. You can revoke it any time in Settings → API keys.
+              It will act as you in {teamName}, within what you allow here, for {info.tokenDays} days. You will be sent
+              back to <strong>{info.redirectHost}</strong>. You can revoke it any time in Settings → API keys.
             </p>
             <fieldset class="member-lists">
               <legend>What it may do</legend>
