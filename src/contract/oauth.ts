@@ -71,17 +71,22 @@ export const RegistrationError = Type.Object({
   error_description: Type.String(),
 });
 
-const Param = (name: string, maxLength = 2000) =>
-  Type.String({ maxLength, description: `The authorization request's ${name}.` });
+const Param = (name: string, maxLength = 2000, example?: string) =>
+  Type.String({
+    maxLength,
+    description: `The authorization request's ${name}.`,
+    ...(example && { examples: [example] }),
+  });
 
 /** The authorization request's parameters, as the client put them in /oauth/authorize's query. */
 export const AuthorizationRequest = Type.Object(
   {
-    response_type: Type.Optional(Param('response_type (code)', 100)),
+    response_type: Param('response_type (code)', 100, 'code'),
     client_id: Param('client_id', 200),
     redirect_uri: Param('redirect_uri'),
-    code_challenge: Type.Optional(Param('PKCE code_challenge (S256)', 200)),
-    code_challenge_method: Type.Optional(Param('code_challenge_method (S256)', 100)),
+    // RFC 7636's own example.
+    code_challenge: Param('PKCE code_challenge (S256)', 200, 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGjSljw-cM'),
+    code_challenge_method: Param('code_challenge_method (S256)', 100, 'S256'),
     state: Type.Optional(Param('state')),
     scope: Type.Optional(Param('scope (space-separated key scopes)')),
     resource: Type.Optional(Param('resource (RFC 8707: this server’s /mcp)')),
@@ -108,11 +113,12 @@ export const ConsentBody = Type.Object(
     ...AuthorizationRequest.properties,
     decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')], {
       errorMessage: 'decision must be allow or deny.',
+      examples: ['allow'],
     }),
     scopes: Type.Optional(
       Type.Array(Type.String({ maxLength: 64 }), {
         maxItems: 32,
-        description: `The scopes granted, a non-empty set of: ${KEY_SCOPES.join(', ')}.`,
+        description: `The scopes granted, a non-empty set of: ${KEY_SCOPES.join(', ')}. Left out: those the request asked for (the agent preset when it named none).`,
       }),
     ),
     listIds: Type.Optional(

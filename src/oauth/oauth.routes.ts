@@ -21,6 +21,7 @@ import {
   TokenError,
 } from '../contract/oauth.js';
 import type { App, AppDeps } from '../http/app-types.js';
+import { AppError } from '../http/errors.js';
 import { publicUrlOf } from '../http/public-url.js';
 import type { FailedAuthBudget } from '../http/rate-limit.js';
 import { validationMessage } from '../http/validation.js';
@@ -181,6 +182,17 @@ function oauthErrorHandler(error: FastifyError | Error, request: FastifyRequest,
     const description = validationMessage(validation as never, (error as FastifyError).validationContext);
     const code = request.routeOptions.config.oauthErrorCode ?? 'invalid_request';
     reply.code(400).type('application/json').send({ error: code, error_description: description });
+    return;
+  }
+  // Anything else the client got wrong (a malformed body, an unknown query parameter): still
+  // OAuth's shape, as the route's 400 promises. Server errors and 429s go to the app's handler.
+  const code = request.routeOptions.config.oauthErrorCode ?? 'invalid_request';
+  if (error instanceof AppError && error.status === 400) {
+    reply.code(400).type('application/json').send({ error: code, error_description: error.message });
+    return;
+  }
+  if ((error as FastifyError).statusCode === 400) {
+    reply.code(400).type('application/json').send({ error: code, error_description: 'The request is malformed.' });
     return;
   }
   throw error;

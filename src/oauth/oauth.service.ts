@@ -185,7 +185,7 @@ export async function decide(store: Store, caller: Caller, body: ConsentBody, ba
   if (body.decision === 'deny') {
     return { redirectTo: redirectWith(checked.redirectUri, { error: 'access_denied', state: checked.state }) };
   }
-  const scopes = grantedScopes(body.scopes);
+  const scopes = body.scopes === undefined ? checked.scopes : grantedScopes(body.scopes);
   const code = randomBytes(32).toString('base64url');
   await store.transaction(async (trx) => {
     const listIds = await grantedLists(trx, caller, body.listIds);
@@ -208,8 +208,8 @@ export async function decide(store: Store, caller: Caller, body: ConsentBody, ba
 }
 
 /** The scopes the person checked: at least one, each a key scope, in the contract's order. */
-function grantedScopes(scopes: string[] | undefined): KeyScope[] {
-  if (!scopes || scopes.length === 0) throw invalidInput('Choose at least one scope to allow.');
+function grantedScopes(scopes: string[]): KeyScope[] {
+  if (scopes.length === 0) throw invalidInput('Choose at least one scope to allow.');
   const unknown = scopes.find((s) => !(KEY_SCOPES as readonly string[]).includes(s));
   if (unknown !== undefined) throw invalidInput(`scopes: ${JSON.stringify(unknown)} is not a scope.`);
   return KEY_SCOPES.filter((s) => scopes.includes(s));

@@ -28,7 +28,9 @@ export type RefKind =
   | 'invitation'
   | 'invitationToken'
   | 'moveTo'
-  | 'url';
+  | 'url'
+  | 'oauthClient'
+  | 'redirectUri';
 
 /** A real object of the fixture, by kind. */
 export class Ref {
