@@ -4,6 +4,7 @@
  * the fuzzer) take their routes from here, so a new route is covered without anyone
  * remembering to list it, and a route they cannot exercise is reported, never skipped.
  */
+import { SCOPE_EXTENSION } from '../src/keys/scopes.js';
 import type { TestServer } from './harness.js';
 
 /** A JSON Schema as it appears in the OpenAPI document. */
@@ -39,6 +40,11 @@ export interface ApiRoute {
   streams: boolean;
   /** The route answers with bytes, not JSON (an attachment's content, issue 31). */
   binary: boolean;
+  /**
+   * The scope a key needs for it (issue 33: `config.scope`, published as SCOPE_EXTENSION), or
+   * undefined where the route declares none.
+   */
+  scope?: string;
 }
 
 export interface RouteTable {
@@ -165,5 +171,6 @@ function toApiRoute(method: string, path: string, operation: JsonSchema): ApiRou
     credential,
     streams,
     binary,
+    scope: operation[SCOPE_EXTENSION],
   };
 }

@@ -18,13 +18,19 @@ import type { Db } from '../storage/schema.js';
 import { loadAccessibleTask } from '../tasks/tasks.service.js';
 import { activityPage, findActivity, listsVisibleTo, peopleByIds, type ActivityRecord } from './activity.repository.js';
 import { namedIn, presentEntry } from './activity.presenter.js';
+import { withinListLimit } from '../keys/scopes.js';
 import { cursorBound, pageLimit } from './pages.js';
 
 /** Presents `records` for `caller`: the people they name, and the lists among them the caller may see. */
 async function presenterFor(db: Db, caller: Caller, records: readonly ActivityRecord[]) {
   const { userIds, listIds } = namedIn(records);
   const people = await peopleByIds(db, userIds);
-  const lists = await listsVisibleTo(db, caller.userId, listIds);
+  // A key limited to lists (issue 33) is told only of those of its lists.
+  const lists = await listsVisibleTo(
+    db,
+    caller.userId,
+    listIds.filter((id) => withinListLimit(caller, id)),
+  );
   return (record: ActivityRecord) => presentEntry(record, people, lists);
 }
 

@@ -98,7 +98,8 @@ export async function createOwnKey(store: Store, caller: Caller, body: CreateKey
   const expiresAt = expiryOf({ expiresAt: body.expiresAt, expiresInDays: body.expiresInDays }, BODY_NAMES);
   const scopes = scopesOf(body);
   const { record, key } = await store.transaction(async (trx) => {
-    // Checked in the transaction that makes the key: a list archived or left meanwhile is refused.
+    // A list archived or left later narrows nothing but what the key sees: the limit is only ever
+    // added to the task-access rule, never a way in.
     const listIds = await listLimitOf(trx, caller, body.listIds);
     return issueKey(trx, { teamId: caller.teamId, userId: caller.userId, name, expiresAt, scopes, listIds });
   });

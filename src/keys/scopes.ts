@@ -58,3 +58,24 @@ export function registerScopeCheck(scope: App): void {
     if (refusal) throw forbidden(refusal);
   });
 }
+
+/** Whether the caller's list limit (a key limited to lists), if any, takes in this list. */
+export const withinListLimit = (caller: Pick<Caller, 'limits'>, listId: number): boolean =>
+  !caller.limits?.listIds || caller.limits.listIds.includes(listId);
+
+/** The 403 for a list outside a key's list limit. */
+export const outsideListLimitMessage = (listId: number | string) =>
+  `This API key is limited to lists; list ${listId} is not one of them.`;
+
+/**
+ * For a key limited to lists, the lists a task it writes is put on must be among them, and there
+ * must be at least one (a task off its lists would vanish from its sight): else the 403 saying so.
+ */
+export function checkListsWithinLimit(caller: Pick<Caller, 'limits'>, listIds: readonly number[]): void {
+  if (!caller.limits?.listIds) return;
+  const outside = listIds.find((id) => !withinListLimit(caller, id));
+  if (outside !== undefined) throw forbidden(outsideListLimitMessage(outside));
+  if (listIds.length === 0) {
+    throw forbidden('This API key is limited to lists; taskListIds must name at least one of them.');
+  }
+}

@@ -8,6 +8,7 @@ import type { CreateListBody, UpdateListBody } from '../contract/lists.js';
 import { checkIfMatch } from '../http/etag.js';
 import { conflict, forbidden, invalidInput, notFound } from '../http/errors.js';
 import { isUuid, toId } from '../ids.js';
+import { outsideListLimitMessage, withinListLimit } from '../keys/scopes.js';
 import type { Store } from '../storage/database.js';
 import type { Locked } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
@@ -46,11 +47,16 @@ async function checkListMember(db: Db, list: ListRecord, caller: Caller): Promis
   if (!(await lists.isListMember(db, list.id, caller.userId))) {
     throw forbidden('You do not have access to this list.');
   }
+  if (!withinListLimit(caller, list.id)) throw forbidden(outsideListLimitMessage(list.id));
 }
 
-/** The caller's non-archived lists (the spec's collection), or with `archived`, their archived ones. */
+/**
+ * The caller's non-archived lists (the spec's collection), or with `archived`, their archived
+ * ones; for a key limited to lists, only those of its lists.
+ */
 export async function listLists(store: Store, caller: Caller, archived = false): Promise<VersionedList[]> {
-  return (await lists.listsOfMember(store.db, caller.teamId, caller.userId, archived)).map(presentList);
+  const rows = await lists.listsOfMember(store.db, caller.teamId, caller.userId, archived);
+  return rows.filter((row) => withinListLimit(caller, row.id)).map(presentList);
 }
 
 export async function getList(store: Store, caller: Caller, rawListId: string): Promise<VersionedList> {
@@ -58,6 +64,8 @@ export async function getList(store: Store, caller: Caller, rawListId: string): 
 }
 
 export async function createList(store: Store, caller: Caller, input: CreateListBody): Promise<VersionedList> {
+  // A new list would be outside the key's lists from the start.
+  if (caller.limits?.listIds) throw forbidden('This API key is limited to lists; it cannot create a list.');
   return store.transaction(async (trx) => {
     const row = await lists.insertList(trx, {
       teamId: caller.teamId,

@@ -1,7 +1,10 @@
 import type { App, AppDeps } from '../http/app-types.js';
 import { errorResponses } from '../contract/common.js';
+import { forbidden } from '../http/errors.js';
 import type { EventHub } from './hub.js';
 import type { StreamLimits } from './stream-limits.js';
+
+export const LIST_LIMITED_EVENTS_MESSAGE = 'This API key is limited to lists; the event stream is not available to it.';
 
 export function eventsRoutes(hub: EventHub, limits: StreamLimits) {
   return function registerEventsRoutes(app: App, _deps: AppDeps): void {
@@ -19,10 +22,15 @@ export function eventsRoutes(hub: EventHub, limits: StreamLimits) {
             `${limits.caps.perCredential} streams open on a server process (429 past that), and a process ` +
             `${limits.caps.perProcess} in all (503 with Retry-After past that).`,
           tags: ['Realtime events'],
-          response: { 200: { description: 'An endless text/event-stream.', type: 'string' }, ...errorResponses(503) },
+          response: {
+            200: { description: 'An endless text/event-stream.', type: 'string' },
+            ...errorResponses(403, 503),
+          },
         },
       },
       async (request, reply) => {
+        // Filtering every event of the team for one key's lists would cost every change; refused instead.
+        if (request.caller.limits?.listIds) throw forbidden(LIST_LIMITED_EVENTS_MESSAGE);
         // A HEAD answer has no body, so a stream would never send its head: answer the head and end.
         if (request.method === 'HEAD') {
           return reply.code(200).type('text/event-stream; charset=utf-8').header('cache-control', 'no-cache').send('');

@@ -11,7 +11,7 @@ import { SEARCH_FIELDS, type SearchField } from '../contract/search.js';
 import { inList, listParam, probedPerRow } from '../storage/dialect.js';
 import { asksIndexFirst, fewMatches, fieldMatches, type FieldMatches, type SearchWords } from '../storage/full-text.js';
 import type { Db } from '../storage/schema.js';
-import { canAccess } from '../tasks/access.js';
+import { canAccessWithin, listLimitOf } from '../tasks/access.js';
 
 /** How many of the newest rows a search looks at first, where the engine may walk too far. */
 const WINDOW_ROWS = 2_000;
@@ -72,7 +72,9 @@ async function fieldHits(
   const read = (matches: FieldMatches, only?: number[]) => {
     let query = matches.query
       .where('t.team_id', '=', caller.teamId)
-      .where((eb: any) => canAccess(eb, caller.userId, (subquery) => probedPerRow(db, subquery)))
+      .where((eb: any) =>
+        canAccessWithin(db, eb, caller.userId, listLimitOf(db, caller), (subquery) => probedPerRow(db, subquery)),
+      )
       .select([sql.ref<number>(matches.order).as('id'), 't.id as task_id', 't.number', 't.title'])
       .select(matches.snippet.as('snippet'))
       .orderBy(sql.ref(matches.order), 'desc')

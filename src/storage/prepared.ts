@@ -78,3 +78,15 @@ export function prepared<P extends Record<string, unknown>, R>(
     return (await db.executeQuery<R>({ ...query, parameters })).rows;
   };
 }
+
+/**
+ * `prepared` in two shapes, chosen per call by `variant`: for a clause only some callers need (a
+ * key limited to lists, issue 33, adds one to the task-access rule), each shape compiled once.
+ */
+export function preparedVariants<P extends Record<string, unknown>, R>(
+  build: (db: Db, params: P, variant: boolean) => Compilable<R>,
+): (db: Db, params: P, variant: boolean) => Promise<R[]> {
+  const plain = prepared<P, R>((db, params) => build(db, params, false));
+  const other = prepared<P, R>((db, params) => build(db, params, true));
+  return (db, params, variant) => (variant ? other : plain)(db, params);
+}

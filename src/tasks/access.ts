@@ -2,7 +2,11 @@
  * The one task-access rule of the spec: a user may read and change a task if they created it,
  * are assigned to it, or are a member of a non-archived list it is attached to.
  * Used as the guard of single-task operations and, per row, in GET /v1/tasks.
+ *
+ * A key limited to lists (issue 33) adds one condition, never a way in: the task must also be on
+ * one of the key's lists (`canAccessWithin`), wherever its caller reads or changes tasks.
  */
+import type { Caller } from '../caller.js';
 import type { FollowChoice } from '../changes/notifications.js';
 import { NO_AUDIENCE, type Audience } from '../changes/outbox.js';
 import { sql, type ExpressionBuilder, type ExpressionWrapper, type SelectQueryBuilder, type SqlBool } from 'kysely';
@@ -52,6 +56,42 @@ export function canAccess(
       ),
     ),
   ]);
+}
+
+/** A caller's list limit (issue 33) as one SQL parameter (`inList`), or undefined: no limit. */
+export function listLimitOf(db: Db, caller: Pick<Caller, 'limits'>): ListParam | undefined {
+  const listIds = caller.limits?.listIds;
+  return listIds ? listParam(db, listIds) : undefined;
+}
+
+/** WHERE clause: task `t` is on one of the lists of `limit` (a key's list limit, `listLimitOf`). */
+export function onLimitLists(
+  db: Db,
+  eb: TaskScope,
+  limit: ListParam,
+  subquery: <Q extends SelectQueryBuilder<any, any, any>>(query: Q) => Q = (query) => query,
+): ExpressionWrapper<TaskTables, 't', SqlBool> {
+  return eb.exists(
+    subquery(
+      eb
+        .selectFrom('task_list_items as li')
+        .select(sql.lit(1).as('one'))
+        .whereRef('li.task_id', '=', 't.id')
+        .where(inList(db, 'li.list_id', limit)),
+    ),
+  );
+}
+
+/** `canAccess`, and for a caller limited to lists (`limit` given), on one of them: the rule as a key's caller has it. */
+export function canAccessWithin(
+  db: Db,
+  eb: TaskScope,
+  userId: string,
+  limit: ListParam | undefined,
+  subquery?: <Q extends SelectQueryBuilder<any, any, any>>(query: Q) => Q,
+): ExpressionWrapper<TaskTables, 't', SqlBool> {
+  const rule = canAccess(eb, userId, subquery);
+  return limit === undefined ? rule : eb.and([rule, onLimitLists(db, eb, limit, subquery)]);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Priority } from '../contract/enums.js';
 import type { Person, TaskSummary } from '../contract/index.js';
 import { byNameThenId } from '../ids.js';
 import { codePointOrder, inList, listParam, listValues, type ListParam } from '../storage/dialect.js';
-import { prepared } from '../storage/prepared.js';
+import { prepared, preparedVariants } from '../storage/prepared.js';
 import type { Db } from '../storage/schema.js';
 
 /** A list as a task shows it: id and name. */
@@ -58,8 +58,8 @@ export async function assigneesOf(db: Db, taskIds: number[]): Promise<Map<number
  * caller's memberships, which can be many. The name of a list is never shown to someone
  * outside it.
  */
-const visibleLists = (db: Db, userId: string) =>
-  db
+const visibleLists = (db: Db, userId: string, limit?: ListParam) => {
+  const query = db
     .selectFrom('task_list_items as i')
     .innerJoin('task_lists as l', 'l.id', 'i.list_id')
     .where(({ exists, selectFrom }) =>
@@ -70,28 +70,40 @@ const visibleLists = (db: Db, userId: string) =>
           .where('m.user_id', '=', userId),
       ),
     );
+  // A key limited to lists (issue 33) sees only those of its lists.
+  return limit === undefined ? query : query.where(inList(db, 'i.list_id', limit));
+};
 
-const visibleListsOfMany = prepared((db, p: { taskIds: ListParam; userId: string }) =>
-  visibleLists(db, p.userId)
-    .select(['i.task_id', 'l.id', 'l.name'])
-    .where(inList(db, 'i.task_id', p.taskIds))
-    .orderBy('l.id'),
+const visibleListsOfMany = preparedVariants(
+  (db, p: { taskIds: ListParam; userId: string; limit: ListParam | null }, limited) =>
+    visibleLists(db, p.userId, limited ? p.limit! : undefined)
+      .select(['i.task_id', 'l.id', 'l.name'])
+      .where(inList(db, 'i.task_id', p.taskIds))
+      .orderBy('l.id'),
 );
 
 /** One task's lists that the user is a member of (unordered), for a query that nests them (the detail). */
-export const visibleListsOfTask = (db: Db, taskId: number, userId: string) =>
-  visibleLists(db, userId).select(['l.id', 'l.name']).where('i.task_id', '=', taskId);
+export const visibleListsOfTask = (db: Db, taskId: number, userId: string, limit?: ListParam) =>
+  visibleLists(db, userId, limit).select(['l.id', 'l.name']).where('i.task_id', '=', taskId);
 
 /** Lists each task is attached to, limited to lists the caller is a member of. */
 export async function visibleListsOf(db: Db, caller: Caller, taskIds: number[]): Promise<Map<number, ListRef[]>> {
   if (taskIds.length === 0) return new Map();
-  const rows = await visibleListsOfMany(db, { taskIds: listParam(db, taskIds), userId: caller.userId });
+  const limit = caller.limits?.listIds ? listParam(db, caller.limits.listIds) : null;
+  const rows = await visibleListsOfMany(
+    db,
+    { taskIds: listParam(db, taskIds), userId: caller.userId, limit },
+    limit !== null,
+  );
   return groupBy(rows, (r) => ({ id: r.id, name: r.name }));
 }
 
 /** The lists of the outer query's task `t` that the user is a member of, by id: a page's rows nest them. */
-export const visibleListsOfRow = (db: Db, userId: string) =>
-  visibleLists(db, userId).select(['l.id', 'l.name']).where('i.task_id', '=', sql.ref<number>('t.id')).orderBy('l.id');
+export const visibleListsOfRow = (db: Db, userId: string, limit?: ListParam) =>
+  visibleLists(db, userId, limit)
+    .select(['l.id', 'l.name'])
+    .where('i.task_id', '=', sql.ref<number>('t.id'))
+    .orderBy('l.id');
 
 const insertAssignees = prepared((db, p: { taskId: number; userIds: ListParam }) =>
   db
@@ -130,7 +142,8 @@ export async function listIdsOf(db: Db, taskId: number): Promise<number[]> {
 
 /**
  * Replaces the task's lists among those the caller may use (member of, not archived).
- * Attachments to lists the caller cannot see are kept, since the caller never saw them;
+ * Attachments to lists the caller cannot see (or, for a key limited to lists, outside them) are
+ * kept, since the caller never saw them;
  * so are attachments to archived lists, which come back with the list when it is unarchived.
  * Returns the lists it was detached from (those given included, re-attached since), read by the DELETE.
  */
@@ -140,12 +153,15 @@ export async function replaceUsableLists(
   taskId: number,
   listIds: readonly number[],
 ): Promise<number[]> {
-  const usable = db
+  let usable = db
     .selectFrom('list_members as m')
     .innerJoin('task_lists as l', 'l.id', 'm.list_id')
     .select('m.list_id')
     .where('m.user_id', '=', caller.userId)
     .where('l.is_archived', '=', 0);
+  // A key limited to lists (issue 33) never saw the task's other lists: they are kept too.
+  const limit = caller.limits?.listIds;
+  if (limit) usable = usable.where('m.list_id', 'in', limit);
   const detached = await db
     .deleteFrom('task_list_items')
     .where('task_id', '=', taskId)

@@ -15,7 +15,7 @@ import { jsonBoolean, jsonObject, jsonRows, jsonText, writesJsonInProcess } from
 import type { Db, Tables } from '../storage/schema.js';
 import { sortExpression } from '../storage/task-order.js';
 import { titleSearchWalk } from '../storage/title-search.js';
-import { canAccess, mayAccessAllOf } from './access.js';
+import { canAccess, listLimitOf, mayAccessAllOf, onLimitLists } from './access.js';
 import { assigneesOf, assigneesOfRow, visibleListsOf, visibleListsOfRow } from './task-links.repository.js';
 import { presentSummaries, type SummaryRows } from './tasks.presenter.js';
 
@@ -69,7 +69,7 @@ type SummaryScope = ExpressionBuilder<Tables & { t: Tables['tasks']; s: Tables['
  * assignees by name then id, and only the lists `userId` is a member of, by id (the same parts,
  * by the same rules, as a task's detail); its labels after them only when asked (`withLabels`).
  */
-function summaryJson(db: Db, eb: SummaryScope, userId: string, withLabels: boolean) {
+function summaryJson(db: Db, eb: SummaryScope, caller: Caller, withLabels: boolean) {
   return jsonText(
     db,
     jsonObject(db, {
@@ -83,7 +83,7 @@ function summaryJson(db: Db, eb: SummaryScope, userId: string, withLabels: boole
       updatedAt: eb.ref('t.updated_at'),
       isCompleted: jsonBoolean(db, 's.is_completed'),
       assignees: jsonRows(db, assigneesOfRow(db)),
-      taskLists: jsonRows(db, visibleListsOfRow(db, userId)),
+      taskLists: jsonRows(db, visibleListsOfRow(db, caller.userId, listLimitOf(db, caller))),
       status: jsonObject(db, { id: eb.ref('s.id'), name: eb.ref('s.name') }),
       ...(withLabels && { labels: jsonRows(db, labelsOfRow(db)) }),
     }),
@@ -131,6 +131,7 @@ function walk(db: Db, filter: TaskFilter): { query: TaskQuery; order: string; li
 /** The caller's accessible tasks matching every filter: `t`, and its status `s`; and the column of the walk's order. */
 function matchingTasks(db: Db, caller: Caller, filter: TaskFilter) {
   const start = walk(db, filter);
+  const limit = listLimitOf(db, caller);
   let query = start.query
     .innerJoin('task_statuses as s', 's.id', 't.status_id')
     .where('t.team_id', '=', caller.teamId)
@@ -141,6 +142,8 @@ function matchingTasks(db: Db, caller: Caller, filter: TaskFilter) {
         ? canAccess(eb, caller.userId)
         : eb.or([mayAccessAllOf(eb, start.listId, caller.userId), canAccess(eb, caller.userId)]),
     );
+  // A key limited to lists (issue 33): only tasks on one of them, whatever else would let it in.
+  if (limit !== undefined) query = query.where((eb) => onLimitLists(db, eb, limit));
 
   if (filter.taskListIds?.length && start.listId === undefined) {
     query = query.where(
@@ -282,7 +285,7 @@ export async function findPage(db: Db, caller: Caller, filter: TaskFilter): Prom
     part
       .select((eb) => [
         't.id',
-        summaryJson(db, eb, caller.userId, filter.withLabels ?? false).as('summary'),
+        summaryJson(db, eb, caller, filter.withLabels ?? false).as('summary'),
         sortValueOf(db, filter),
       ])
       .execute(),

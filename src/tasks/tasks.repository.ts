@@ -21,9 +21,10 @@ import {
   type Locked,
   type RowLock,
 } from '../storage/dialect.js';
-import { prepared } from '../storage/prepared.js';
+import { prepared, preparedVariants } from '../storage/prepared.js';
+import type { ListParam } from '../storage/dialect.js';
 import type { Db, TaskRow } from '../storage/schema.js';
-import { canAccess } from './access.js';
+import { canAccessWithin, listLimitOf } from './access.js';
 import { byNameThenId } from '../ids.js';
 import { assigneesOfTask, visibleListsOfTask, type ListRef } from './task-links.repository.js';
 import { byLabelName, type Label } from '../labels/labels.repository.js';
@@ -43,7 +44,18 @@ function withAccess<T extends { accessible: SqlBool }>(row: T | undefined): With
   return row as WithAccess<T> | undefined;
 }
 
-const taskWithAccess = prepared((db, p: { taskId: number; teamId: string; userId: string }) =>
+/** Who reads, and within which lists: `limit` (a key's list limit, issue 33) is used where `limited`. */
+type ReaderParams = { taskId: number; teamId: string; userId: string; limit: ListParam | null };
+
+const readerOf = (db: Db, caller: Caller, taskId: number): [ReaderParams, boolean] => {
+  const limit = listLimitOf(db, caller);
+  return [{ taskId, teamId: caller.teamId, userId: caller.userId, limit: limit ?? null }, limit !== undefined];
+};
+
+/** The limit of `p` where the query's shape is the limited one (a placeholder while it compiles). */
+const limitOf = (p: ReaderParams, limited: boolean): ListParam | undefined => (limited ? p.limit! : undefined);
+
+const taskWithAccess = preparedVariants((db, p: ReaderParams, limited) =>
   db
     .selectFrom('tasks as t')
     .innerJoin('task_statuses as s', 's.id', 't.status_id')
@@ -51,7 +63,7 @@ const taskWithAccess = prepared((db, p: { taskId: number; teamId: string; userId
     .select((eb) => [
       's.name as status_name',
       's.is_completed as status_is_completed',
-      canAccess(eb, p.userId).as('accessible'),
+      canAccessWithin(db, eb, p.userId, limitOf(p, limited)).as('accessible'),
     ])
     .where('t.id', '=', p.taskId)
     .where('t.team_id', '=', p.teamId),
@@ -59,7 +71,7 @@ const taskWithAccess = prepared((db, p: { taskId: number; teamId: string; userId
 
 /** A task of this team, or undefined: another team's task is indistinguishable from a missing one. */
 export async function findTask(db: Db, caller: Caller, taskId: number): Promise<TaskRecord | undefined> {
-  const [row] = await taskWithAccess(db, { taskId, teamId: caller.teamId, userId: caller.userId });
+  const [row] = await taskWithAccess(db, ...readerOf(db, caller, taskId));
   return withAccess(row);
 }
 
@@ -78,19 +90,19 @@ export async function findTaskLocked(
   return readLocked(trx, row, lock, () => findTask(trx, caller, taskId));
 }
 
-const accessibleParent = (db: Db, p: { taskId: number; userId: string }) =>
+const accessibleParent = (db: Db, p: ReaderParams, limit: ListParam | undefined) =>
   db
     .selectFrom('tasks as t')
     .select(['t.id', 't.number', 't.title'])
     .where('t.id', '=', db.selectFrom('tasks as c').select('c.parent_id').where('c.id', '=', p.taskId))
-    .where((eb) => canAccess(eb, p.userId));
+    .where((eb) => canAccessWithin(db, eb, p.userId, limit));
 
-const accessibleSubtaskCount = (db: Db, p: { taskId: number; userId: string }) =>
+const accessibleSubtaskCount = (db: Db, p: ReaderParams, limit: ListParam | undefined) =>
   db
     .selectFrom('tasks as t')
     .select((eb) => eb.fn.countAll().as('n'))
     .where('t.parent_id', '=', p.taskId)
-    .where((eb) => canAccess(eb, p.userId));
+    .where((eb) => canAccessWithin(db, eb, p.userId, limit));
 
 /** The task's attachments (issue 31), from the (task_id, id) index. */
 const attachmentCount = (db: Db, p: { taskId: number }) =>
@@ -106,8 +118,9 @@ const attachmentCount = (db: Db, p: { taskId: number }) =>
  * it was a statement of its own. The parts of a task the caller may not access are read too,
  * and dropped by the service before anything is shown (it answers 403).
  */
-const detailRow = prepared((db, p: { taskId: number; teamId: string; userId: string }) =>
-  db
+const detailRow = preparedVariants((db, p: ReaderParams, limited) => {
+  const limit = limitOf(p, limited);
+  return db
     .selectFrom('tasks as t')
     .innerJoin('task_statuses as s', 's.id', 't.status_id')
     .innerJoin('users as c', 'c.id', 't.created_by')
@@ -118,17 +131,17 @@ const detailRow = prepared((db, p: { taskId: number; teamId: string; userId: str
       's.is_completed',
       'c.name as creator_name',
       'c.email as creator_email',
-      canAccess(eb, p.userId).as('accessible'),
+      canAccessWithin(db, eb, p.userId, limit).as('accessible'),
       jsonRows(db, assigneesOfTask(db, p.taskId)).as('assignees'),
-      jsonRows(db, visibleListsOfTask(db, p.taskId, p.userId)).as('task_lists'),
+      jsonRows(db, visibleListsOfTask(db, p.taskId, p.userId, limit)).as('task_lists'),
       jsonRows(db, labelsOfTask(db, p.taskId)).as('labels'),
-      jsonRow(db, accessibleParent(db, p)).as('parent'),
-      accessibleSubtaskCount(db, p).as('subtask_count'),
+      jsonRow(db, accessibleParent(db, p, limit)).as('parent'),
+      accessibleSubtaskCount(db, p, limit).as('subtask_count'),
       attachmentCount(db, p).as('attachment_count'),
     ])
     .where('t.id', '=', p.taskId)
-    .where('t.team_id', '=', p.teamId),
-);
+    .where('t.team_id', '=', p.teamId);
+});
 
 type DetailQueryRow = Awaited<ReturnType<typeof detailRow>>[number];
 
@@ -159,7 +172,7 @@ export async function findDetail(
   caller: Caller,
   taskId: number,
 ): Promise<(DetailRow & { parts: DetailParts }) | undefined> {
-  const [found] = await detailRow(db, { taskId, teamId: caller.teamId, userId: caller.userId });
+  const [found] = await detailRow(db, ...readerOf(db, caller, taskId));
   if (!found) return undefined;
   const { assignees, task_lists, labels, parent, subtask_count, attachment_count, ...row } = found;
   const parts: DetailParts = {

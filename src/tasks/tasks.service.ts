@@ -21,6 +21,7 @@ import type {
 import { checkIfMatch } from '../http/etag.js';
 import { forbidden, invalidInput, notFound } from '../http/errors.js';
 import { toId } from '../ids.js';
+import { checkListsWithinLimit } from '../keys/scopes.js';
 import { usableLists } from '../lists/lists.repository.js';
 import { MAX_LABELS_PER_TASK } from '../contract/labels.js';
 import { asNamed, byLabelName, keptLabels, type Label } from '../labels/labels.repository.js';
@@ -191,6 +192,7 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
     } else {
       status = await checkStatus(trx, caller, input.taskStatusId);
     }
+    checkListsWithinLimit(caller, listIds);
     const lists = await checkLists(trx, caller, listIds);
     // The creator is read with the assignees, for the answer's createdBy.
     const people = await keptMembers(trx, caller, [caller.userId, ...assigneeIds]);
@@ -267,6 +269,7 @@ export async function updateTask(
     const assigneeIds = patch.assigneeIds && unique(patch.assigneeIds);
     if (assigneeIds) assigneesAmong(await keptMembers(trx, caller, assigneeIds), assigneeIds);
     const listIds = patch.taskListIds && unique(patch.taskListIds);
+    if (listIds) checkListsWithinLimit(caller, listIds);
     if (listIds) await checkLists(trx, caller, listIds);
     const labelIds = patch.labelIds && unique(patch.labelIds);
     const labels = labelIds && (await checkLabels(trx, caller, labelIds));

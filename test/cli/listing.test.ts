@@ -100,7 +100,16 @@ describe('admin … list', { timeout: 4 * TIMEOUT }, () => {
       ],
     );
     for (const k of value.keys) {
-      assert.deepEqual(Object.keys(k).sort(), ['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix']);
+      assert.deepEqual(Object.keys(k).sort(), [
+        'createdAt',
+        'expiresAt',
+        'id',
+        'lastUsedAt',
+        'listIds',
+        'name',
+        'prefix',
+        'scopes',
+      ]);
     }
     assert.equal(value.keys[0].expiresAt, phone.expiresAt);
     assert.notEqual(value.keys[1].lastUsedAt, null);

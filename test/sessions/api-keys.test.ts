@@ -28,11 +28,15 @@ describe('web sessions', () => {
         'expiresAt',
         'id',
         'lastUsedAt',
+        'listIds',
         'name',
         'prefix',
+        'scopes',
       ]);
       assert.equal(factoryKey.id, team.owner.keyId);
       assert.equal(factoryKey.name, 'test');
+      // A key without scopes or lists (issue 33): its user's full power.
+      assert.deepEqual([factoryKey.scopes, factoryKey.listIds], [null, null]);
       assert.ok(team.owner.key.startsWith(factoryKey.prefix), 'the prefix is the start of the key');
       assert.ok(factoryKey.prefix.length < team.owner.key.length / 2, 'the prefix must not reveal the key');
       assert.ok(!Number.isNaN(Date.parse(factoryKey.createdAt)), `createdAt is not a time: ${factoryKey.createdAt}`);
@@ -60,8 +64,10 @@ describe('web sessions', () => {
         'id',
         'key',
         'lastUsedAt',
+        'listIds',
         'name',
         'prefix',
+        'scopes',
       ]);
       assert.equal(created.name, 'CI pipeline');
       assert.equal(created.lastUsedAt, null);

@@ -45,7 +45,7 @@ export const accessCommands: CommandGroup = {
     'key list': {
       summary:
         "the user's unrevoked keys in the team (expired ones too), newest first; never a secret → " +
-        '{"orgId", "userId", "keys": [{"id", "name", "prefix", "createdAt", "lastUsedAt", "expiresAt"}]}',
+        '{"orgId", "userId", "keys": [{"id", "name", "prefix", "createdAt", "lastUsedAt", "expiresAt", "scopes", "listIds"}]}',
       usage: '--org TEAM_ID --user USER_ID',
       options: ORG_AND_USER,
       required: ['org', 'user'],
