@@ -60,6 +60,7 @@ const LAYERS = [
   ['imports'], // imports (issue 32): source readers, then the plan and its writes through the resources above
   ['membership'], // the use cases that reach across resources
   ['realtime'],
+  ['mcp'], // the MCP server at /mcp (issue 33): tools over the resources' services, for agents
   ['auth', 'cli', 'app.ts', 'server.ts', 'housekeeping.ts'], // composition
 ];
 /** Imports that run up, each with its reason (ARCHITECTURE.md lists them too). */

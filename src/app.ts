@@ -65,6 +65,8 @@ import { searchRoutes } from './search/search.routes.js';
 import { createExportFileStore } from './exports/export-files.js';
 import { ExportRunner } from './exports/export-runner.js';
 import { exportsRoutes } from './exports/exports.routes.js';
+import { mcpRoutes } from './mcp/mcp.routes.js';
+import { registerOriginCheck } from './mcp/origin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -253,11 +255,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Every POST under /v1 honours Idempotency-Key; such a request's `request.store` is its transaction.
   registerIdempotency(app);
+  // /mcp (issue 33): a foreign Origin is refused before the key is even read (mcp/origin.ts).
+  registerOriginCheck(app, config);
   await app.register(async (authenticated) => {
     rateLimiter.addAuthenticationHook(authenticated, authenticate(store));
     // Then a scoped key's scopes against the route's (issue 33), before any body or transaction.
     registerScopeCheck(authenticated);
-    for (const routes of [...v1Routes, sessionRoutes(rateLimiter.failedAuth), setupRoutes, consentRoutes]) {
+    // mcpRoutes: the MCP server (docs/mcp.md), authenticated and rate-limited as the API is.
+    for (const routes of [...v1Routes, sessionRoutes(rateLimiter.failedAuth), setupRoutes, consentRoutes, mcpRoutes]) {
       // Each module in its own scope, so a module's hooks (sessionRoutes' session check) stay its own.
       await authenticated.register(async (scope) => routes(scope, deps));
     }

@@ -35,4 +35,15 @@ export interface Caller {
   };
   /** Set for a scoped key (keys/scopes.ts); absent: the user's full access. */
   readonly limits?: CallerLimits;
+  /**
+   * Set when the request came through an agent's protocol (MCP, /mcp): the activity of its
+   * changes says so, with the key's name (changes/activity-entries.ts). Absent for the API and web app.
+   */
+  readonly via?: CallerVia;
+}
+
+/** How a change was made, when an agent made it: through /mcp, with the named key. */
+export interface CallerVia {
+  readonly kind: 'agent';
+  readonly keyName: string;
 }

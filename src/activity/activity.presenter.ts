@@ -64,5 +64,6 @@ export function presentEntry(
     changes: presentChanges(record.changes, people, lists),
     createdAt: record.createdAt,
     shortened: record.shortened,
+    ...(record.via && { via: record.via }),
   };
 }

@@ -31,6 +31,14 @@ export interface ActivityRecord {
   createdAt: string;
   /** A description's `from` or `to` is cut to its first SHORTENED_TEXT_LENGTH characters. */
   shortened: boolean;
+  /** Made through an agent's key (/mcp, migration 0028); absent otherwise. */
+  via?: ActivityVia;
+}
+
+/** How an entry's change was made, when an agent made it. */
+export interface ActivityVia {
+  kind: 'agent';
+  keyName: string;
 }
 
 type EntryRow = {
@@ -41,9 +49,10 @@ type EntryRow = {
   actor_id: string | null;
   name: string | null;
   email: string | null;
+  via: string | null;
 };
 
-const entryColumns = ['a.id', 'a.kind', 'a.created_at', 'u.id as actor_id', 'u.name', 'u.email'] as const;
+const entryColumns = ['a.id', 'a.kind', 'a.created_at', 'u.id as actor_id', 'u.name', 'u.email', 'a.via'] as const;
 
 const toRecord = (taskId: number, r: EntryRow, changes: StoredChanges, shortened: boolean): ActivityRecord => ({
   id: r.id,
@@ -53,6 +62,7 @@ const toRecord = (taskId: number, r: EntryRow, changes: StoredChanges, shortened
   changes,
   createdAt: r.created_at,
   shortened,
+  ...(r.via === null ? {} : { via: JSON.parse(r.via) as ActivityVia }),
 });
 
 /**
@@ -81,7 +91,7 @@ const pageRows = prepared((db, p: { taskId: number; through: number; limit: numb
   const bytesOf = (text: Expression<string | null>) => sql<number>`coalesce(${textBytes(db, text)}, 0)`;
   const page = db
     .selectFrom(rows.as('e'))
-    .select(['e.id', 'e.kind', 'e.created_at', 'e.actor_id', 'e.name', 'e.email'])
+    .select(['e.id', 'e.kind', 'e.created_at', 'e.actor_id', 'e.name', 'e.email', 'e.via'])
     .select([
       rest.as('changes'),
       jsonHas(db, 'e.doc', 'description').as('has_description'),

@@ -28,6 +28,7 @@ import { presentAttachment } from './attachments.presenter.js';
 import { displayName, HeadKeeper, sniffContentType } from './sniff.js';
 import { newFileKey } from './storage/disk-store.js';
 import { FileMissing, FileTooLarge, type FileStore } from './storage/file-store.js';
+import { viaOf } from '../changes/activity-entries.js';
 
 export interface AttachmentLimits {
   maxFileBytes: number;
@@ -70,6 +71,7 @@ async function recordAttachmentChange(
     activity: {
       taskId: attachment.taskId,
       actorId: caller.userId,
+      via: viaOf(caller),
       kind: type === 'attachment.created' ? 'attachment.added' : 'attachment.removed',
       changes: {
         attachment: type === 'attachment.created' ? { from: null, to: file } : { from: file, to: null },

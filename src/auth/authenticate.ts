@@ -8,11 +8,12 @@ import diagnostics from 'node:diagnostics_channel';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../caller.js';
 import { checkApiKey } from '../keys/key-auth.js';
+import { findKey } from '../keys/keys.repository.js';
 import { hashSecret } from '../secret-hash.js';
 import { findLiveSession } from '../sessions/sessions.repository.js';
 import type { Store } from '../storage/database.js';
 import { CHANGING_METHODS, checkCallerOnChange, formerMemberMessage, SESSION_ENDED_MESSAGE } from './caller-check.js';
-import { forbidden, unauthorized } from '../http/errors.js';
+import { AppError, forbidden, unauthorized } from '../http/errors.js';
 import { sessionTokenOf } from '../http/session-cookie.js';
 
 declare module 'fastify' {
@@ -22,7 +23,23 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** GET /v1/me answers a former member itself (404, as the spec says); other routes refuse them. */
     allowFormerMember?: boolean;
+    /**
+     * An agent's protocol (POST /mcp): the key may also come as `Authorization: Bearer`, a web
+     * session does not count, a 401 says `WWW-Authenticate: Bearer`, and the caller carries
+     * `via` (the key's name), which marks the activity of its changes.
+     */
+    agentProtocol?: boolean;
   }
+}
+
+/** What a 401 of an agent's protocol carries, as RFC 6750 (and the MCP authorization spec) asks. */
+export const AGENT_CHALLENGE = 'Bearer realm="tasklane"';
+export const MISSING_AGENT_KEY_MESSAGE =
+  'Missing API key. Send your key as Authorization: Bearer <key> (or in the x-api-key header).';
+
+/** The key of `Authorization: Bearer <key>`, if the header is that. */
+function bearerToken(request: FastifyRequest): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
 }
 
 /**
@@ -45,9 +62,10 @@ function sameToken(a: string, b: string): boolean {
  */
 export function authenticate(store: Store) {
   return async function authenticateRequest(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const agent = request.routeOptions.config.agentProtocol === true;
     const header = request.headers['x-api-key'];
-    const key = Array.isArray(header) ? header[0] : header;
-    const sessionToken = key ? undefined : sessionTokenOf(request);
+    const key = (Array.isArray(header) ? header[0] : header) || (agent ? bearerToken(request) : undefined);
+    const sessionToken = key || agent ? undefined : sessionTokenOf(request);
 
     let caller: Caller | undefined;
     /** Why the presented key was refused (malformed, unknown or revoked, expired). */
@@ -65,6 +83,8 @@ export function authenticate(store: Store) {
           ...((owner.scopes !== null || owner.listIds !== null) && {
             limits: { scopes: owner.scopes, listIds: owner.listIds, name: owner.name },
           }),
+          // The key's name, read only on an agent's protocol: the API's requests pay nothing for it.
+          ...(agent && { via: { kind: 'agent', keyName: (await findKey(store.db, owner.keyId))?.name ?? '' } }),
         };
       }
     } else if (sessionToken) {
@@ -87,6 +107,11 @@ export function authenticate(store: Store) {
 
     if (!caller) {
       // The 401 spends the address's failed-authentication budget (http/rate-limit.ts).
+      if (agent) {
+        throw new AppError('unauthorized', keyRefusal ?? MISSING_AGENT_KEY_MESSAGE, {
+          'www-authenticate': AGENT_CHALLENGE,
+        });
+      }
       throw unauthorized(
         key
           ? keyRefusal!
@@ -96,7 +121,8 @@ export function authenticate(store: Store) {
       );
     }
     if (caller.role === null && !request.routeOptions.config.allowFormerMember) {
-      throw unauthorized(formerMemberMessage(caller));
+      const challenge: Record<string, string> = agent ? { 'www-authenticate': AGENT_CHALLENGE } : {};
+      throw new AppError('unauthorized', formerMemberMessage(caller), challenge);
     }
     request.caller = caller;
     checkCallerOnChange(request);

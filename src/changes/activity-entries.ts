@@ -5,6 +5,7 @@
  * by id (`StoredChanges`): who and what they are is read for each reader.
  */
 import type { QueryCreator } from 'kysely';
+import type { Caller } from '../caller.js';
 import type { ActivityKind } from '../contract/index.js';
 import { inList, keeping, listParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
@@ -40,6 +41,8 @@ export interface NewActivity {
   actorId: string | null;
   kind: ActivityKind;
   changes: StoredChanges;
+  /** How the change was made when an agent made it (`viaOf`, JSON); absent or null otherwise. */
+  via?: string | null;
 }
 
 /** The values of one row, `changes` as JSON text. */
@@ -49,6 +52,7 @@ export type ActivityValues = {
   kind: string;
   changes: string;
   createdAt: string;
+  via: string | null;
 };
 
 export const activityValues = (entry: NewActivity, createdAt: string): ActivityValues => ({
@@ -57,7 +61,15 @@ export const activityValues = (entry: NewActivity, createdAt: string): ActivityV
   kind: entry.kind,
   changes: JSON.stringify(entry.changes),
   createdAt,
+  via: entry.via ?? null,
 });
+
+/**
+ * The `via` of an entry the caller's change records: `{"kind":"agent","keyName"}` for a change
+ * made through /mcp, null (no extra work, the column's default) for every other.
+ */
+export const viaOf = (caller: Pick<Caller, 'via'>): string | null =>
+  caller.via ? JSON.stringify({ kind: caller.via.kind, keyName: caller.via.keyName }) : null;
 
 /**
  * Inserts one entry: a statement of its own, or a part of a larger one (changes/outbox.ts folds
@@ -70,6 +82,7 @@ export const insertActivity = (db: QueryCreator<Tables>, p: ActivityValues) =>
     kind: p.kind,
     changes: p.changes,
     created_at: p.createdAt,
+    via: p.via,
   });
 
 const insertActivityRow = prepared(insertActivity);

@@ -269,6 +269,7 @@ type ActivityParams = {
   activityActorId: string | null;
   activityKind: string;
   activityChanges: string;
+  activityVia: string | null;
 };
 
 /**
@@ -285,6 +286,7 @@ const recordInOneStatement = (withActivity: boolean, withDeliveries = true, with
       kind: p.activityKind,
       changes: p.activityChanges,
       createdAt: p.createdAt,
+      via: p.activityVia,
     };
     // PostgreSQL runs every data-modifying WITH to completion, whether the query reads it or not.
     const start: QueryCreator<Tables> = withActivity
@@ -508,6 +510,7 @@ async function record(trx: Db, event: NewEvent, numberedTaskId: number | null): 
       activityActorId: activity?.actorId ?? null,
       activityKind: activity?.kind ?? '',
       activityChanges: activity?.changes ?? '',
+      activityVia: activity?.via ?? null,
     };
     const [row] = (await statement(trx, params)) as [typeof counters & { queued_deliveries: boolean | number }];
     counters = row;

@@ -30,6 +30,7 @@ import { keepAccessibleTask, loadAccessibleTask } from '../tasks/tasks.service.j
 import * as comments from './comments.repository.js';
 import type { CommentRecord } from './comments.repository.js';
 import { presentComment, type VersionedComment } from './comments.presenter.js';
+import { viaOf } from '../changes/activity-entries.js';
 
 export type { VersionedComment };
 
@@ -66,6 +67,7 @@ async function recordCommentChange(
     activity: {
       taskId: comment.taskId,
       actorId: caller.userId,
+      via: viaOf(caller),
       kind,
       changes: {
         commentId: {

@@ -105,6 +105,16 @@ export const ActivityEntry = Type.Object({
       `${SHORTENED_TEXT_LENGTH.toLocaleString('en-US')} characters in this page; ` +
       'GET /v1/tasks/{taskId}/activity/{entryId} answers the whole entry (there it is always false).',
   }),
+  via: Type.Optional(
+    Type.Object(
+      { kind: Type.Literal('agent'), keyName: Type.String() },
+      {
+        description:
+          'Present only for a change an agent made through the MCP server (/mcp, docs/mcp.md), with the name ' +
+          'of the API key it used; absent for changes made through the API or the web app.',
+      },
+    ),
+  ),
 });
 export type ActivityEntry = Static<typeof ActivityEntry>;
 

@@ -9,7 +9,15 @@ import { ERROR_DETAIL_HEADER, NEXT_PAGE_HEADER } from '../contract/common.js';
 import type { App } from './app-types.js';
 
 /** Request headers a cross-origin API client may send (beyond the CORS-safelisted ones). */
-export const CORS_ALLOWED_HEADERS = ['x-api-key', 'content-type', 'idempotency-key', 'if-match'];
+export const CORS_ALLOWED_HEADERS = [
+  'x-api-key',
+  'content-type',
+  'idempotency-key',
+  'if-match',
+  // POST /mcp (docs/mcp.md): the key as a bearer token, and the MCP version the client speaks.
+  'authorization',
+  'mcp-protocol-version',
+];
 /** Response headers a cross-origin API client may read. */
 export const CORS_EXPOSED_HEADERS = [
   ERROR_DETAIL_HEADER,

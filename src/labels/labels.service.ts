@@ -30,6 +30,7 @@ import { asManager, requireManager } from '../team/roles.js';
 import { memberIdsOf } from '../team/teams.repository.js';
 import * as labels from './labels.repository.js';
 import * as taskLabels from './task-labels.repository.js';
+import { viaOf } from '../changes/activity-entries.js';
 
 const WHAT = 'labels';
 
@@ -130,6 +131,7 @@ export function deleteLabelAs(store: Store, caller: Caller, rawId: string): Prom
         activity: {
           taskId,
           actorId: caller.userId,
+          via: viaOf(caller),
           kind: 'task.updated',
           changes: { labels: { from: labels.asNamed(from), to: labels.asNamed(from.filter((l) => l.id !== labelId)) } },
         },

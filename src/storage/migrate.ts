@@ -29,6 +29,7 @@ import { attachments } from './migrations/0024_attachments.js';
 import { exports } from './migrations/0025_exports.js';
 import { imports } from './migrations/0026_imports.js';
 import { keyScopes } from './migrations/0027_key_scopes.js';
+import { activityVia } from './migrations/0028_activity_via.js';
 import { oauth } from './migrations/0029_oauth.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
@@ -61,6 +62,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0025_exports': exports(dialect),
     '0026_imports': imports(dialect),
     '0027_key_scopes': keyScopes(),
+    '0028_activity_via': activityVia(),
     '0029_oauth': oauth(),
   };
 }

@@ -207,6 +207,8 @@ export interface TaskActivityTable {
   /** JSON: {"<field>": {"from", "to"}}, people and lists by id. */
   changes: string;
   created_at: string;
+  /** JSON `{"kind":"agent","keyName"}` for a change made through /mcp (migration 0028); else null. */
+  via: string | null;
 }
 
 /** A comment on a task (migration 0012; see comments/). */

@@ -47,6 +47,7 @@ import {
   presentUpdateResult,
   type Versioned,
 } from './tasks.presenter.js';
+import { viaOf } from '../changes/activity-entries.js';
 
 /** A task the repository did not return (missing, or in another team) → 404. */
 function found<T>(row: T | undefined, rawTaskId: string): T {
@@ -233,7 +234,7 @@ export async function createTask(store: Store, caller: Caller, input: CreateTask
       type: 'task.created',
       data: { taskId: row.id },
       audience,
-      activity: { taskId: row.id, actorId: caller.userId, kind: 'task.created', changes: {} },
+      activity: { taskId: row.id, actorId: caller.userId, kind: 'task.created', changes: {}, via: viaOf(caller) },
       notifications: await notificationsOfCreate(trx, caller, {
         id: row.id,
         description: row.description,
@@ -327,7 +328,7 @@ export async function updateTask(
         activity:
           Object.keys(recorded).length === 0
             ? undefined
-            : { taskId: task.id, actorId: caller.userId, kind: 'task.updated', changes: recorded },
+            : { taskId: task.id, actorId: caller.userId, kind: 'task.updated', changes: recorded, via: viaOf(caller) },
         notifications: await notificationsOfUpdate(
           trx,
           caller,
@@ -372,6 +373,7 @@ export async function deleteTask(
           actorId: caller.userId,
           kind: 'task.updated',
           changes: { parentId: { from: task.id, to: null } },
+          via: viaOf(caller),
         },
       });
     }
