@@ -258,7 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // /mcp (issue 33): a foreign Origin is refused before the key is even read (mcp/origin.ts).
   registerOriginCheck(app, config);
   await app.register(async (authenticated) => {
-    rateLimiter.addAuthenticationHook(authenticated, authenticate(store));
+    rateLimiter.addAuthenticationHook(authenticated, authenticate(store, config.publicUrl));
     // Then a scoped key's scopes against the route's (issue 33), before any body or transaction.
     registerScopeCheck(authenticated);
     // mcpRoutes: the MCP server (docs/mcp.md), authenticated and rate-limited as the API is.

@@ -12,6 +12,3 @@ export function publicUrlOf(config: Pick<Config, 'publicUrl'>, request: FastifyR
 
 /** Where the MCP endpoint's protected-resource metadata is (RFC 9728 §3.1: the well-known path, then the resource's path). */
 export const resourceMetadataUrl = (base: string): string => `${base}/.well-known/oauth-protected-resource/mcp`;
-
-/** The `WWW-Authenticate` value of /mcp's 401: where an MCP client starts its OAuth flow. */
-export const bearerChallenge = (base: string): string => `Bearer resource_metadata="${resourceMetadataUrl(base)}"`;

@@ -13,7 +13,7 @@ import type { Caller } from '../caller.js';
 import type { KeyScope } from '../contract/keys.js';
 import { AppError } from '../http/errors.js';
 import type { Store } from '../storage/database.js';
-import { missingScope } from './scope-check.js';
+import { missingScope } from '../keys/scopes.js';
 import { toolError } from './tool-error.js';
 import { runOnce } from './tool-idempotency.js';
 
