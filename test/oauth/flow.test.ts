@@ -167,8 +167,9 @@ describe('OAuth for MCP clients', () => {
       const keys = expectStatus(await browser.get('/v1/api-keys'), 200);
       const key = keys.find((k: any) => k.name === 'MCP: Test agent');
       assert.deepEqual([key?.scopes, key?.listIds], [['lists:read'], [mine.id]], JSON.stringify(keys));
-      void other;
-      expectStatus(await server.client(token.access_token).get('/v1/lists'), 200);
+      const lists = expectStatus(await server.client(token.access_token).get('/v1/lists'), 200);
+      const ids = lists.map((l: { id: number }) => l.id);
+      assert.ok(ids.includes(mine.id) && !ids.includes(other.id), JSON.stringify(lists));
       expectError(await server.client(token.access_token).get('/v1/tasks'), 403, /tasks:read/);
     });
 
