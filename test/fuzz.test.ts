@@ -181,6 +181,7 @@ class Fixture {
       url: WORLD_WEBHOOK_URL,
       oauthClient: world.oauthClientId,
       redirectUri: WORLD_REDIRECT_URI,
+      mcpResource: world.mcpResource,
     };
     return { credentials, resolve: (ref) => values[ref.kind] };
   }

@@ -22,7 +22,8 @@ export const EVERYONE: readonly Who[] = ['anonymous', 'stranger', 'outsider', 'o
  * /v1/lists-without-members is the world's list that has no members (the only kind that route joins).
  */
 type ObjectKind =
-  Exclude<RefKind, 'email' | 'password' | 'url' | 'invitationToken' | 'oauthClient' | 'redirectUri'> | 'memberlessList';
+  | Exclude<RefKind, 'email' | 'password' | 'url' | 'invitationToken' | 'oauthClient' | 'redirectUri' | 'mcpResource'>
+  | 'memberlessList';
 const MEMBERLESS_LIST_ROUTE = /^\/v1\/lists-without-members\//;
 const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
   owner: new Set([
@@ -240,6 +241,7 @@ export function buildMatrixRequest(
     if (kind === 'invitationToken') return world.invitationToken;
     if (kind === 'oauthClient') return world.oauthClientId;
     if (kind === 'redirectUri') return WORLD_REDIRECT_URI;
+    if (kind === 'mcpResource') return world.mcpResource;
     if (!kind) {
       if (!isIdLike(name, schema)) return undefined;
       throw new CannotExercise(

@@ -57,6 +57,8 @@ export interface World {
   invitationToken: string;
   /** An OAuth client registered with WORLD_REDIRECT_URI (issue 33): public, anyone may name it. */
   oauthClientId: string;
+  /** This server's /mcp: the resource an OAuth request names. */
+  mcpResource: string;
   /** A second key of the owner's, for routes that name a key (revoking it leaves `owner.key` working). */
   spareKeyId: string;
   /** The owner's webhook (to WORLD_WEBHOOK_URL; test servers send nothing) and one delivery queued to it. */
@@ -203,6 +205,7 @@ export async function createWorld(server: TestServer): Promise<World> {
     invitationId: invitation.id,
     invitationToken: tokenOf(invitation.link),
     oauthClientId: await registeredOAuthClient(server),
+    mcpResource: `${server.url}/mcp`,
     spareKeyId: spare.record.id,
     webhookId: webhook.id,
     deliveryId: delivery.id,

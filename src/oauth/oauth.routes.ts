@@ -188,7 +188,8 @@ function oauthErrorHandler(error: FastifyError | Error, request: FastifyRequest,
   // OAuth's shape, as the route's 400 promises. Server errors and 429s go to the app's handler.
   const code = request.routeOptions.config.oauthErrorCode ?? 'invalid_request';
   if (error instanceof AppError && error.status === 400) {
-    reply.code(400).type('application/json').send({ error: code, error_description: error.message });
+    // Not the body's metadata: a query parameter the endpoint does not take (http/unknown-query.ts).
+    reply.code(400).type('application/json').send({ error: 'invalid_request', error_description: error.message });
     return;
   }
   if ((error as FastifyError).statusCode === 400) {

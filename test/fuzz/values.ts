@@ -30,7 +30,8 @@ export type RefKind =
   | 'moveTo'
   | 'url'
   | 'oauthClient'
-  | 'redirectUri';
+  | 'redirectUri'
+  | 'mcpResource';
 
 /** A real object of the fixture, by kind. */
 export class Ref {
