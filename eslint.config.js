@@ -41,6 +41,7 @@ const LAYERS = [
   ['team'], // identity: teams, users, roles, passwords
   ['sessions'],
   ['keys'],
+  ['oauth'], // OAuth 2.1 for MCP clients (issue 33): its tokens are scoped keys
   ['lists'],
   ['statuses'],
   ['labels'], // team-wide, like statuses; tasks carry them

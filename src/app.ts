@@ -31,6 +31,7 @@ import { housekeepingJobs } from './housekeeping.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { invitationLinkRoutes, invitationsRoutes } from './invitations/invitations.routes.js';
 import { keysRoutes } from './keys/keys.routes.js';
+import { consentRoutes, oauthRoutes } from './oauth/oauth.routes.js';
 import { registerScopeCheck } from './keys/scopes.js';
 import { listsRoutes } from './lists/lists.routes.js';
 import { eventsRoutes } from './realtime/events.routes.js';
@@ -215,6 +216,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   invitationLinkRoutes(rateLimiter.failedAuth)(app, deps);
   // In its own scope: it alone takes a form body (a mail client's one-click POST).
   await app.register(async (scope) => unsubscribeRoute(rateLimiter.failedAuth)(scope, deps));
+  // OAuth for MCP clients (issue 33): metadata, registration, the authorization page, the token endpoint.
+  await app.register(async (scope) => oauthRoutes(rateLimiter.failedAuth)(scope, deps));
   // Housekeeping runs while the app does; closing waits for a run in progress, so the store is
   // closed only after it (http/shutdown.ts closes the store once the app has closed).
   const scheduler = new Scheduler(
@@ -255,11 +258,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // /mcp (issue 33): a foreign Origin is refused before the key is even read (mcp/origin.ts).
   registerOriginCheck(app, config);
   await app.register(async (authenticated) => {
-    rateLimiter.addAuthenticationHook(authenticated, authenticate(store));
+    rateLimiter.addAuthenticationHook(authenticated, authenticate(store, config.publicUrl));
     // Then a scoped key's scopes against the route's (issue 33), before any body or transaction.
     registerScopeCheck(authenticated);
     // mcpRoutes: the MCP server (docs/mcp.md), authenticated and rate-limited as the API is.
-    for (const routes of [...v1Routes, sessionRoutes(rateLimiter.failedAuth), setupRoutes, mcpRoutes]) {
+    for (const routes of [...v1Routes, sessionRoutes(rateLimiter.failedAuth), setupRoutes, consentRoutes, mcpRoutes]) {
       // Each module in its own scope, so a module's hooks (sessionRoutes' session check) stay its own.
       await authenticated.register(async (scope) => routes(scope, deps));
     }

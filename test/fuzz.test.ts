@@ -38,7 +38,14 @@ import { managersOnly } from './route-requests.js';
 import { loadRouteTable, type ApiRoute } from './route-table.js';
 import { tokenOf } from './team/support.js';
 import { differences, snapshotDatabase } from './snapshot.js';
-import { commentNotification, createWorld, WORLD_PASSWORD, WORLD_WEBHOOK_URL, type World } from './world.js';
+import {
+  commentNotification,
+  createWorld,
+  WORLD_PASSWORD,
+  WORLD_REDIRECT_URI,
+  WORLD_WEBHOOK_URL,
+  type World,
+} from './world.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
@@ -172,6 +179,9 @@ class Fixture {
       export: newestExport.id,
       import: world.importId,
       url: WORLD_WEBHOOK_URL,
+      oauthClient: world.oauthClientId,
+      redirectUri: WORLD_REDIRECT_URI,
+      mcpResource: world.mcpResource,
     };
     return { credentials, resolve: (ref) => values[ref.kind] };
   }

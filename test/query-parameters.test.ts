@@ -39,7 +39,10 @@ function assertRefused(route: ApiRoute, response: RawResponse, message: string):
   if (route.method === 'HEAD') return; // no body
   assert.equal(errorBodyProblem(response), undefined, context);
   if (route.errorDetailStatuses.includes(400)) assert.ok(FIXED_TEXTS.has(response.body.error), context);
-  else assert.equal(response.body.error, message, context);
+  // OAuth's registration and token endpoints: the message in error_description (docs/api.md).
+  else if (response.body.error_description !== undefined) {
+    assert.deepEqual(response.body, { error: 'invalid_request', error_description: message }, context);
+  } else assert.equal(response.body.error, message, context);
 }
 
 describe(`unknown query parameters, over the server's route table (${TEST_STORE})`, () => {

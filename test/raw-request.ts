@@ -22,6 +22,8 @@ export interface RawResponse {
   body: any;
   /** The server answered with an event stream (closed by us after the headers). */
   stream: boolean;
+  /** The path (and query) it answers. */
+  path?: string;
 }
 
 /** Sends the request to `baseUrl` (`http://host:port`) and reads the whole answer. */
@@ -48,7 +50,7 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawRes
         if (String(res.headers['content-type']).startsWith('text/event-stream')) {
           res.destroy();
           req.destroy();
-          resolve({ status, headers: res.headers, text: '', body: undefined, stream: true });
+          resolve({ status, headers: res.headers, text: '', body: undefined, stream: true, path: request.path });
           return;
         }
         const chunks: Buffer[] = [];
@@ -62,7 +64,7 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawRes
           } catch {
             body = undefined;
           }
-          resolve({ status, headers: res.headers, text, body, stream: false });
+          resolve({ status, headers: res.headers, text, body, stream: false, path: request.path });
         });
       },
     );
@@ -75,6 +77,9 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawRes
 }
 
 /** Why a 4xx body is not exactly `{"error": "<non-empty string>"}` in JSON, or undefined when it is. */
+/** The routes whose 400s are OAuth's `{error, error_description}` (docs/api.md, "OAuth for MCP clients"). */
+const OAUTH_ERROR_PATH = /^\/oauth\/(?:register|token)(?:\?|$)/;
+
 export function errorBodyProblem(response: RawResponse): string | undefined {
   if (response.status < 400) return undefined;
   if (!String(response.headers['content-type']).startsWith('application/json')) {
@@ -83,6 +88,18 @@ export function errorBodyProblem(response: RawResponse): string | undefined {
   const body = response.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not a JSON object';
   const keys = Object.keys(body);
+  // OAuth's registration and token endpoints answer in their standards' shape (RFC 7591 §3.2.2,
+  // RFC 6749 §5.2; docs/api.md): `error` a code, `error_description` the message. A 429 of the
+  // rate limit comes before them and is the house's.
+  if (OAUTH_ERROR_PATH.test(response.path ?? '') && response.status === 400) {
+    if (keys.sort().join() !== 'error,error_description') {
+      return `the body has the fields ${JSON.stringify(keys)}, not {"error", "error_description"} (OAuth)`;
+    }
+    if (!/^[a-z_]+$/.test(String(body.error))) return 'error is not an OAuth error code';
+    return typeof body.error_description === 'string' && body.error_description.trim() !== ''
+      ? undefined
+      : 'error_description is not a non-empty string';
+  }
   if (keys.length !== 1 || keys[0] !== 'error')
     return `the body has the fields ${JSON.stringify(keys)}, not just "error"`;
   if (typeof body.error !== 'string' || body.error.trim() === '') return 'error is not a non-empty string';

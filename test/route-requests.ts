@@ -9,7 +9,7 @@ import type { RawRequest } from './raw-request.js';
 import type { ApiRoute, JsonSchema } from './route-table.js';
 import { isIdLike, refKindOf, typesOf } from './fuzz/arbitraries.js';
 import type { RefKind } from './fuzz/values.js';
-import { WORLD_WEBHOOK_URL, type World, type WorldActor } from './world.js';
+import { WORLD_REDIRECT_URI, WORLD_WEBHOOK_URL, type World, type WorldActor } from './world.js';
 
 export class CannotExercise extends Error {}
 
@@ -21,7 +21,9 @@ export const EVERYONE: readonly Who[] = ['anonymous', 'stranger', 'outsider', 'o
  * Objects a request can name, and who in the world may use them. A list named under
  * /v1/lists-without-members is the world's list that has no members (the only kind that route joins).
  */
-type ObjectKind = Exclude<RefKind, 'email' | 'password' | 'url' | 'invitationToken'> | 'memberlessList';
+type ObjectKind =
+  | Exclude<RefKind, 'email' | 'password' | 'url' | 'invitationToken' | 'oauthClient' | 'redirectUri' | 'mcpResource'>
+  | 'memberlessList';
 const MEMBERLESS_LIST_ROUTE = /^\/v1\/lists-without-members\//;
 const USABLE_BY: Record<Exclude<Who, 'anonymous'>, ReadonlySet<ObjectKind>> = {
   owner: new Set([
@@ -237,6 +239,9 @@ export function buildMatrixRequest(
     if (kind === 'password') return /new/i.test(name) ? 'a brand new password' : (actor?.password ?? 'no password');
     if (kind === 'url') return WORLD_WEBHOOK_URL;
     if (kind === 'invitationToken') return world.invitationToken;
+    if (kind === 'oauthClient') return world.oauthClientId;
+    if (kind === 'redirectUri') return WORLD_REDIRECT_URI;
+    if (kind === 'mcpResource') return world.mcpResource;
     if (!kind) {
       if (!isIdLike(name, schema)) return undefined;
       throw new CannotExercise(

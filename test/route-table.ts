@@ -55,7 +55,13 @@ export interface RouteTable {
 }
 
 /** Outside /v1 and /auth: public by design (web app shell and assets, API docs, liveness). */
-const PUBLIC_NON_API = /^\/(?:|\*|healthz|openapi\.json|docs(?:\/.*)?)$/;
+const PUBLIC_NON_API = /^\/(?:|\*|healthz|openapi\.json|docs(?:\/.*)?|oauth\/authorize)$/;
+
+/**
+ * The API's paths: /v1 and /auth, and the public OAuth endpoints (issue 33: metadata, registration,
+ * the token endpoint), which are documented in OpenAPI like the rest. /oauth/authorize is a page.
+ */
+const API_PATH = /^\/(?:v1|auth|oauth|\.well-known)\//;
 
 /**
  * Routes outside /v1 and /auth that need a key but are not REST, each with the reason and the
@@ -113,7 +119,7 @@ export async function loadRouteTable(server: TestServer): Promise<RouteTable> {
   const routes: ApiRoute[] = [];
   const problems: string[] = [];
   for (const { method, path } of registeredRoutes(server.app)) {
-    if (!/^\/(?:v1|auth)\//.test(path)) {
+    if (PUBLIC_NON_API.test(path) || !API_PATH.test(path)) {
       if (!PUBLIC_NON_API.test(path) && !NON_REST_ROUTES.has(path)) {
         problems.push(
           `${method} ${path} is outside /v1 and /auth and is not a known public page; ` +

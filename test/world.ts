@@ -55,6 +55,10 @@ export interface World {
   /** A pending invitation of the owner's, and its link's token. */
   invitationId: string;
   invitationToken: string;
+  /** An OAuth client registered with WORLD_REDIRECT_URI (issue 33): public, anyone may name it. */
+  oauthClientId: string;
+  /** This server's /mcp: the resource an OAuth request names. */
+  mcpResource: string;
   /** A second key of the owner's, for routes that name a key (revoking it leaves `owner.key` working). */
   spareKeyId: string;
   /** The owner's webhook (to WORLD_WEBHOOK_URL; test servers send nothing) and one delivery queued to it. */
@@ -200,6 +204,8 @@ export async function createWorld(server: TestServer): Promise<World> {
     defaultStatusId,
     invitationId: invitation.id,
     invitationToken: tokenOf(invitation.link),
+    oauthClientId: await registeredOAuthClient(server),
+    mcpResource: `${server.url}/mcp`,
     spareKeyId: spare.record.id,
     webhookId: webhook.id,
     deliveryId: delivery.id,
@@ -213,4 +219,15 @@ export async function createWorld(server: TestServer): Promise<World> {
     listMarker,
     teamMarker,
   };
+}
+
+/** Where the world's OAuth client is sent back to (a loopback URI, as a native app's). */
+export const WORLD_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
+
+async function registeredOAuthClient(server: TestServer): Promise<string> {
+  const client = expectStatus(
+    await server.client().post('/oauth/register', { client_name: 'World agent', redirect_uris: [WORLD_REDIRECT_URI] }),
+    201,
+  );
+  return client.client_id;
 }

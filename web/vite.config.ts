@@ -39,7 +39,9 @@ export default defineConfig({
     // in the export's chunk, loaded when Settings opens, making 115.75 (118,529 bytes). The first
     // load grew 12 bytes (35,435 of 35,840): Settings hands useLiveEvent to the chunk, which, had
     // it imported app/live itself, made the bundler split the first load in two, 0.5 KiB larger.
-    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 116 }),
+    // 118: issue 33's OAuth consent page came on top of an app at 115.8 of 116: a lazy chunk of its
+    // own (1.3 KiB), loaded only at /oauth/authorize; the first load grew 0.1 KiB (its loader).
+    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 118 }),
     serverCodeGuard({ root, allow: ['src/contract/enums.ts'] }),
   ],
   server: {

@@ -14,6 +14,7 @@ import type { Store } from '../storage/database.js';
 import { CHANGING_METHODS, checkCallerOnChange, formerMemberMessage, SESSION_ENDED_MESSAGE } from './caller-check.js';
 import { AppError, forbidden, unauthorized } from '../http/errors.js';
 import { sessionTokenOf } from '../http/session-cookie.js';
+import { publicUrlOf, resourceMetadataUrl } from '../http/public-url.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,6 +34,13 @@ declare module 'fastify' {
 
 /** What a 401 of an agent's protocol carries, as RFC 6750 (and the MCP authorization spec) asks. */
 export const AGENT_CHALLENGE = 'Bearer realm="tasklane"';
+
+/**
+ * AGENT_CHALLENGE with where the protected-resource metadata is (RFC 9728 §5.1), from which an MCP
+ * client finds this server's OAuth endpoints (docs/mcp.md, "Authorization (OAuth 2.1)").
+ */
+const agentChallenge = (request: FastifyRequest, publicUrl: string | null): string =>
+  `${AGENT_CHALLENGE}, resource_metadata="${resourceMetadataUrl(publicUrlOf({ publicUrl }, request))}"`;
 export const MISSING_AGENT_KEY_MESSAGE =
   'Missing API key. Send your key as Authorization: Bearer <key> (or in the x-api-key header).';
 
@@ -59,7 +67,7 @@ function sameToken(a: string, b: string): boolean {
  * made with a session must carry the session's CSRF token in `x-csrf-token`: a cross-site page
  * can make the browser send the cookie, but it can neither read the token nor set the header.
  */
-export function authenticate(store: Store) {
+export function authenticate(store: Store, publicUrl: string | null = null) {
   return async function authenticateRequest(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const agent = request.routeOptions.config.agentProtocol === true;
     const header = request.headers['x-api-key'];
@@ -108,7 +116,7 @@ export function authenticate(store: Store) {
       // The 401 spends the address's failed-authentication budget (http/rate-limit.ts).
       if (agent) {
         throw new AppError('unauthorized', keyRefusal ?? MISSING_AGENT_KEY_MESSAGE, {
-          'www-authenticate': AGENT_CHALLENGE,
+          'www-authenticate': agentChallenge(request, publicUrl),
         });
       }
       throw unauthorized(
@@ -120,7 +128,7 @@ export function authenticate(store: Store) {
       );
     }
     if (caller.role === null && !request.routeOptions.config.allowFormerMember) {
-      const challenge: Record<string, string> = agent ? { 'www-authenticate': AGENT_CHALLENGE } : {};
+      const challenge: Record<string, string> = agent ? { 'www-authenticate': agentChallenge(request, publicUrl) } : {};
       throw new AppError('unauthorized', formerMemberMessage(caller), challenge);
     }
     request.caller = caller;

@@ -26,3 +26,4 @@ export * from './reminders.js';
 export * from './notifications.js';
 export * from './exports.js';
 export * from './imports.js';
+export * from './oauth.js';

@@ -14,8 +14,11 @@ import type { App } from './app-types.js';
 import { invalidInput } from './errors.js';
 import { addRouteHook } from './route-hooks.js';
 
-/** The API's routes: the ones the check applies to. */
-const API_ROUTE = /^\/(?:v1|auth)\//;
+/**
+ * The API's routes: the ones the check applies to. The OAuth endpoints' JSON routes too; not the
+ * authorization page (/oauth/authorize), whose unknown parameters OAuth says to ignore.
+ */
+const API_ROUTE = /^\/(?:v1|auth|\.well-known)\/|^\/oauth\/(?:register|token)$/;
 
 /** A name longer than this is cut in the message: it quotes the client, it need not repeat an essay. */
 const MAX_QUOTED = 60;

@@ -59,7 +59,7 @@ export const WEB_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'permissions-policy': PERMISSIONS_POLICY,
 };
 
-const API_PATHS = /^\/(v1|auth|docs|openapi\.json|healthz)(\/|$|\?)/;
+const API_PATHS = /^\/(v1|auth|docs|openapi\.json|healthz|oauth|\.well-known)(\/|$|\?)/;
 
 export async function registerWebApp(app: App): Promise<void> {
   const indexFile = `${WEB_ROOT}/index.html`;
@@ -85,6 +85,7 @@ export async function registerWebApp(app: App): Promise<void> {
   const sendIndex = (reply: FastifyReply) => reply.code(200).headers(WEB_PAGE_HEADERS).send(indexHtml);
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
+  app.decorate('sendWebPage', (reply: FastifyReply) => sendIndex(reply));
   app.decorate('sendWebApp', (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'GET' || API_PATHS.test(request.url)) return false;
     if (!request.headers.accept?.includes('text/html')) return false;
@@ -97,5 +98,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Answers a page path with the web app; false when the request is not for a page. */
     sendWebApp?: (request: FastifyRequest, reply: FastifyReply) => boolean;
+    /** Answers with the web app's page whatever the path (a route that checked its request first: /oauth/authorize). */
+    sendWebPage?: (reply: FastifyReply) => FastifyReply;
   }
 }

@@ -12,10 +12,11 @@ import type { App } from '../http/app-types.js';
 import { forbidden } from '../http/errors.js';
 
 /**
- * The scope a route needs: one of the key scopes, `'full'` (a key without limits, or a session),
- * or `'tools'`: any key, the route checking each of its operations' own scope (/mcp's tools).
+ * The scope a route needs: one of the key scopes, or `'full'` (a key without limits, or a session),
+ * or `'perTool'`: any key may reach it, and each of its operations checks its own scope with
+ * `missingScope` (POST /mcp, whose tools each need one).
  */
-export type RouteScope = KeyScope | 'full' | 'tools';
+export type RouteScope = KeyScope | 'full' | 'perTool';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,7 +40,7 @@ export const lacksScopeMessage = (scope: KeyScope) => `This API key lacks the sc
  */
 export function missingScope(caller: Caller, scope: RouteScope): string | undefined {
   const limits = caller.limits;
-  if (!limits || scope === 'tools') return undefined;
+  if (!limits || scope === 'perTool') return undefined;
   if (scope === 'full') return limits.scopes === null ? LIST_LIMITED_FULL_ROUTE_MESSAGE : FULL_ROUTE_MESSAGE;
   if (limits.scopes === null || limits.scopes.includes(scope)) return undefined;
   return lacksScopeMessage(scope);

@@ -20,7 +20,7 @@ export function mcpRoutes(app: App, _deps: AppDeps): void {
   app.post(
     '/mcp',
     {
-      config: { agentProtocol: true, scope: 'tools' },
+      config: { agentProtocol: true, scope: 'perTool' },
       schema: {
         summary: 'The MCP server (Streamable HTTP, stateless, JSON responses): JSON-RPC in, JSON-RPC out (docs/mcp.md)',
         tags,
@@ -53,7 +53,7 @@ export function mcpRoutes(app: App, _deps: AppDeps): void {
     app.route({
       method,
       url: '/mcp',
-      config: { agentProtocol: true, scope: 'tools' },
+      config: { agentProtocol: true, scope: 'perTool' },
       schema: {
         summary: `Not offered: 405 (the MCP server is stateless and streams nothing; use POST /mcp)`,
         tags,

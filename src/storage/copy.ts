@@ -76,6 +76,9 @@ export const COPIED_TABLES: readonly { table: keyof Tables; key: readonly string
   { table: 'imports', key: ['id'] },
   { table: 'import_rows', key: ['import_id', 'seq'] },
   { table: 'import_objects', key: ['team_id', 'ref'] },
+  // OAuth clients that registered themselves (migration 0029): their tokens are api_keys rows,
+  // copied above, and the clients keep their client_id across the move.
+  { table: 'oauth_clients', key: ['id'] },
   // So that a client retrying a POST across the move gets its first answer, not a second write.
   { table: 'idempotency_keys', key: ['credential', 'team_id', 'key_hash'] },
 ];
@@ -96,6 +99,8 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   // Migration 0022: refreshed by every process that sends mail, within seconds of its start.
   mail_senders: "ephemeral: the target's own sending processes write it",
   // Migration 0025: requests for export files, which live in the source's exports store for a week.
+  // Migration 0029: a code lives ten minutes; a client mid-consent across the move starts again.
+  oauth_codes: 'ephemeral: ten minutes at most, single use',
   exports: 'ephemeral: an export is made again on the target in minutes; its file is not moved',
   // Migration 0011, SQLite: the titles' FTS5 index and its shadow tables, derived from tasks.
   // The target's own triggers index each task as it is copied in.

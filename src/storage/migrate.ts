@@ -30,6 +30,7 @@ import { exports } from './migrations/0025_exports.js';
 import { imports } from './migrations/0026_imports.js';
 import { keyScopes } from './migrations/0027_key_scopes.js';
 import { activityVia } from './migrations/0028_activity_via.js';
+import { oauth } from './migrations/0029_oauth.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -62,6 +63,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0026_imports': imports(dialect),
     '0027_key_scopes': keyScopes(),
     '0028_activity_via': activityVia(),
+    '0029_oauth': oauth(),
   };
 }
 

@@ -498,6 +498,35 @@ export interface MailUnsubscribeTokensTable {
   created_at: string;
 }
 
+/** A client that registered itself for OAuth (migration 0029, RFC 7591): public, no secret. */
+export interface OAuthClientsTable {
+  id: string;
+  client_name: string;
+  /** A JSON array of exact URIs. */
+  redirect_uris: string;
+  created_at: string;
+}
+
+/** An authorization code, hashed; single use, ten minutes (migration 0029). */
+export interface OAuthCodesTable {
+  code_hash: string;
+  client_id: string;
+  team_id: string;
+  user_id: string;
+  /** A JSON array of key scopes. */
+  scopes: string;
+  /** A JSON array of list ids, or null: every list. */
+  list_ids: string | null;
+  code_challenge: string;
+  redirect_uri: string;
+  resource: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  /** The access token (an api_keys row) the code was exchanged for. */
+  key_id: string | null;
+}
+
 export interface Tables {
   teams: TeamsTable;
   users: UsersTable;
@@ -541,6 +570,8 @@ export interface Tables {
   scheduled_jobs: ScheduledJobsTable;
   mail_unsubscribe_tokens: MailUnsubscribeTokensTable;
   mail_senders: MailSendersTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_codes: OAuthCodesTable;
 }
 
 /** A connection or a transaction: repositories accept either. */

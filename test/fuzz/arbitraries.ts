@@ -16,6 +16,10 @@ export function refKindOf(name: string, schema: JsonSchema): RefKind | undefined
   if (/^url$/i.test(name)) return 'url';
   // An invitation link's token: the fixture's pending invitation.
   if (/^token$/.test(name)) return 'invitationToken';
+  // An OAuth authorization request's client and redirect URI (issue 33): the fixture's registered client.
+  if (/^client_id$/.test(name)) return 'oauthClient';
+  if (/^redirect_uri$/.test(name)) return 'redirectUri';
+  if (/^resource$/.test(name)) return 'mcpResource';
   if (!isIdLike(name, schema)) return undefined;
   // Where a deleted status's tasks go: another status of the team (its default).
   if (/^moveTo$/.test(name)) return 'moveTo';

@@ -28,7 +28,10 @@ export type RefKind =
   | 'invitation'
   | 'invitationToken'
   | 'moveTo'
-  | 'url';
+  | 'url'
+  | 'oauthClient'
+  | 'redirectUri'
+  | 'mcpResource';
 
 /** A real object of the fixture, by kind. */
 export class Ref {

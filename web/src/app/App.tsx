@@ -3,7 +3,8 @@
  * several teams), then the workspace of the chosen team, unless the first start's team waits for
  * its owner's set-up (`setupRequired`), which comes first. A 401 from any request brings the
  * sign-in page back. An invitation link (`/join`) is answered before the gate, signed in or not,
- * and so is a mail's unsubscribe link (`/unsubscribe`), whose token is its only credential.
+ * and so is a mail's unsubscribe link (`/unsubscribe`), whose token is its only credential. An MCP
+ * client's authorization request (`/oauth/authorize`) is answered after it: sign in first, then consent.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { setCsrfToken, whenSessionEnds } from '../api/client';
@@ -28,6 +29,8 @@ type Phase =
 
 /** The invitation page is for newcomers: a chunk of its own, off everyone else's first load. */
 const loadJoinPage = lazy(() => import('../auth/JoinPage').then((module) => module.JoinPage));
+/** The OAuth consent page (issue 33), for people connecting an MCP client: a chunk of its own. */
+const loadAuthorizePage = lazy(() => import('../auth/AuthorizePage').then((module) => module.AuthorizePage));
 const loadUnsubscribePage = lazy(() => import('../auth/UnsubscribePage').then((module) => module.UnsubscribePage));
 
 export function App() {
@@ -119,6 +122,8 @@ export function App() {
       if (phase.session.setupRequired) {
         return <SetupPage session={phase.session} onDone={(info) => enter(info)} onSignOut={() => void signOut()} />;
       }
+      // An MCP client's authorization request (the server checked it first): consent, once signed in.
+      if (path === '/oauth/authorize') return <Authorize teamName={phase.session.team.name} />;
       return (
         <SessionContext.Provider value={api}>
           <NoticeProvider>
@@ -136,6 +141,14 @@ function Join(props: { signedInAs: SessionInfo | null; onJoined: (session: Sessi
     return <p class="loading-page">The invitation page could not be loaded. Check your connection and reload.</p>;
   }
   return JoinPage ? <JoinPage {...props} /> : <p class="loading-page">Loading…</p>;
+}
+
+function Authorize(props: { teamName: string }) {
+  const AuthorizePage = useLazy(loadAuthorizePage);
+  if (AuthorizePage === 'failed') {
+    return <p class="loading-page">This page could not be loaded. Check your connection and reload.</p>;
+  }
+  return AuthorizePage ? <AuthorizePage {...props} /> : <p class="loading-page">Loading…</p>;
 }
 
 function Unsubscribe() {
