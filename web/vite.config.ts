@@ -39,7 +39,7 @@ export default defineConfig({
     // in the export's chunk, loaded when Settings opens, making 115.75 (118,529 bytes). The first
     // load grew 12 bytes (35,435 of 35,840): Settings hands useLiveEvent to the chunk, which, had
     // it imported app/live itself, made the bundler split the first load in two, 0.5 KiB larger.
-    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 116 }),
+    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 119 }),
     serverCodeGuard({ root, allow: ['src/contract/enums.ts'] }),
   ],
   server: {
