@@ -30,6 +30,7 @@ import { registerWebApp } from './http/web.js';
 import { housekeepingJobs } from './housekeeping.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { invitationLinkRoutes, invitationsRoutes } from './invitations/invitations.routes.js';
+import { agentAccessRoutes } from './keys/agent-access.routes.js';
 import { keysRoutes } from './keys/keys.routes.js';
 import { consentRoutes, oauthRoutes } from './oauth/oauth.routes.js';
 import { registerScopeCheck } from './keys/scopes.js';
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     attachmentsRoutes(files),
     searchRoutes,
     keysRoutes,
+    agentAccessRoutes,
     eventsRoutes(hub, streamLimits),
     webhooksRoutes,
     viewsRoutes,

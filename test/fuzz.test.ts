@@ -111,7 +111,13 @@ class Fixture {
     // A fuzzed success may have removed the teammate from the team, or changed their role or the owner's.
     await upsertMember(db, world.teamId, mate.userId, 'member');
     await upsertMember(db, world.teamId, owner.userId, 'owner');
-    const spare = await insertKey(db, { teamId: world.teamId, userId: owner.userId, name: 'spare' });
+    // Scoped, as the world's spare key: /v1/agent-access revokes only keys with limits.
+    const spare = await insertKey(db, {
+      teamId: world.teamId,
+      userId: owner.userId,
+      name: 'spare',
+      scopes: ['tasks:read'],
+    });
     const list = expectStatus(await owner.api.post('/v1/lists', { name: `Fuzzed list ${world.listMarker}` }), 201);
     expectStatus(await owner.api.post(`/v1/lists/${list.id}/members`, { userId: mate.userId }), 201);
     const task = expectStatus(

@@ -65,6 +65,7 @@ const MANAGED: readonly { route: RegExp; what: string; message?: string }[] = [
   { route: /^(GET|HEAD|POST) \/v1\/lists-without-members/, what: 'lists without members' },
   { route: /^PATCH \/v1\/team$/, what: 'the team' },
   { route: /^(GET|HEAD|POST) \/v1\/imports/, what: 'imports' },
+  { route: /^(GET|HEAD|DELETE) \/v1\/agent-access/, what: "agents' access" },
   {
     route: /^POST \/auth\/email$/,
     what: 'their own email',

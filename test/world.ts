@@ -119,10 +119,13 @@ export async function createWorld(server: TestServer): Promise<World> {
   const mate = await equip(server, await team.member({ name: `Mate ${teamMarker}` }));
   const outsider = await equip(server, await team.member({ name: `Outsider ${teamMarker}` }));
   const stranger = await equip(server, (await createTestTeam(server)).owner);
+  // Scoped, so that both DELETE /v1/api-keys/{keyId} and DELETE /v1/agent-access/{keyId} (a key
+  // with limits only) can revoke it.
   const spare = await insertKey(server.store.db, {
     teamId: team.id,
     userId: owner.userId,
     name: `Spare ${teamMarker}`,
+    scopes: ['tasks:read'],
   });
 
   const list = expectStatus(await owner.api.post('/v1/lists', { name: `List ${listMarker}`, color: 'Blue' }), 201);

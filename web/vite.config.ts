@@ -41,7 +41,11 @@ export default defineConfig({
     // it imported app/live itself, made the bundler split the first load in two, 0.5 KiB larger.
     // 118: issue 33's OAuth consent page came on top of an app at 115.8 of 116: a lazy chunk of its
     // own (1.3 KiB), loaded only at /oauth/authorize; the first load grew 0.1 KiB (its loader).
-    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 118 }),
+    // 120: then issue 33's Settings: API keys' access choices (presets, scopes with a line each,
+    // lists), the MCP configurations and Agents' access. To pay for it, API keys left the first
+    // load for a chunk of their own (with Agents' access: one chunk, not two sharing a third), so
+    // the first load shrank 1.1 KiB (34.6 → 33.5).
+    jsBudget({ initialGzipKiB: 35, totalGzipKiB: 120 }),
     serverCodeGuard({ root, allow: ['src/contract/enums.ts'] }),
   ],
   server: {

@@ -98,3 +98,10 @@ export const KeyIdParams = Type.Object({ keyId: Type.String(LOWER_CASE) });
 
 export const KeyRevoked = Type.Object({ id: Type.String(), revoked: Type.Boolean() });
 export type KeyRevoked = Static<typeof KeyRevoked>;
+
+/** A key of the team with scopes or list limits, as its owners and admins see it (GET /v1/agent-access). */
+export const AgentKey = Type.Object({
+  ...ApiKey.properties,
+  owner: Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }),
+});
+export type AgentKey = Static<typeof AgentKey>;

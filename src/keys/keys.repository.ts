@@ -206,3 +206,51 @@ export async function keysOf(db: Db, teamId: string, userId: string): Promise<Ke
     .execute();
   return rows.map(toKeyRecord);
 }
+
+/** A key with scopes or lists, and who owns it: what the team's owners and admins see of agents' access. */
+export interface AgentKeyRecord extends KeyRecord {
+  owner: { id: string; name: string; email: string };
+}
+
+/** The team's unrevoked keys that carry scopes or list limits, whoever owns them, newest first. */
+export async function limitedKeysOfTeam(db: Db, teamId: string): Promise<AgentKeyRecord[]> {
+  const rows = await db
+    .selectFrom('api_keys as k')
+    .innerJoin('users as u', 'u.id', 'k.user_id')
+    .select([
+      'k.id',
+      'k.name',
+      'k.prefix',
+      'k.created_at',
+      'k.last_used_at',
+      'k.expires_at',
+      'k.scopes',
+      'k.list_ids',
+      'u.id as owner_id',
+      'u.name as owner_name',
+      'u.email as owner_email',
+    ])
+    .where('k.team_id', '=', teamId)
+    .where('k.revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('k.scopes', 'is not', null), eb('k.list_ids', 'is not', null)]))
+    .orderBy('k.created_at', 'desc')
+    .orderBy('k.id')
+    .execute();
+  return rows.map((row) => ({
+    ...toKeyRecord(row),
+    owner: { id: row.owner_id, name: row.owner_name, email: row.owner_email },
+  }));
+}
+
+/** Whether `keyId` is an unrevoked key of the team with scopes or list limits. */
+export async function isLimitedKeyOfTeam(db: Db, teamId: string, keyId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('id', '=', keyId)
+    .where('team_id', '=', teamId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('scopes', 'is not', null), eb('list_ids', 'is not', null)]))
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -109,10 +109,27 @@ export async function createOwnKey(store: Store, caller: Caller, body: CreateKey
 /** Revokes one of the caller's own keys; any other key id is a 404, as if it did not exist. */
 export async function revokeOwnKey(store: Store, caller: Caller, keyId: string): Promise<void> {
   requireSession(caller, WHAT);
+  await revokeTeamKey(store, caller.teamId, keyId, async (trx) =>
+    (await keys.keysOf(trx, caller.teamId, caller.userId)).some((k) => k.id === keyId),
+  );
+}
+
+/**
+ * The one revocation a caller in a team makes: `keyId`, if `mayRevoke` holds for it, is revoked
+ * in one transaction, and every process hears `endedAccess` after commit, so open streams close
+ * at once; any other id is a 404, as if it did not exist.
+ */
+export async function revokeTeamKey(
+  store: Store,
+  teamId: string,
+  keyId: string,
+  mayRevoke: (trx: Db) => Promise<boolean>,
+): Promise<void> {
   await store.transaction(async (trx) => {
-    const mine = isUuid(keyId) && (await keys.keysOf(trx, caller.teamId, caller.userId)).some((k) => k.id === keyId);
-    if (!mine || !(await keys.revokeKey(trx, keyId))) throw notFound(`API key ${keyId} not found.`);
-    afterCommit(trx, () => endedAccess.publish({ teamId: caller.teamId }));
+    if (!isUuid(keyId) || !(await mayRevoke(trx)) || !(await keys.revokeKey(trx, keyId))) {
+      throw notFound(`API key ${keyId} not found.`);
+    }
+    afterCommit(trx, () => endedAccess.publish({ teamId }));
   });
 }
 

@@ -2,7 +2,7 @@
  * Copies text. The Clipboard API needs a secure context (https or localhost); a self-hosted
  * server on plain http falls back to selecting the text in its input and the copy command.
  */
-export async function copyText(text: string, input?: HTMLInputElement | null): Promise<boolean> {
+export async function copyText(text: string, input?: HTMLInputElement | HTMLTextAreaElement | null): Promise<boolean> {
   if (navigator.clipboard && window.isSecureContext) {
     try {
       await navigator.clipboard.writeText(text);
