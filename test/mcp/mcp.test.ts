@@ -12,7 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { KeyScope } from '../../src/contract/keys.js';
 import { createTestTeam, type Team } from '../factories.js';
 import { expectError, expectStatus, show, startTestServer, type TestServer } from '../harness.js';
-import { revokeKey } from '../../src/keys/keys.repository.js';
+import { insertKey, revokeKey } from '../../src/keys/keys.repository.js';
 import { call, connect, namedKey, refused } from './support.js';
 
 let server: TestServer;
@@ -262,6 +262,56 @@ describe('scopes', () => {
     } finally {
       stop();
     }
+  });
+});
+
+describe('list limits', () => {
+  test('a key limited to lists finds, reads and writes only tasks on them, through MCP as through REST', async () => {
+    const team = await createTestTeam(server);
+    const api = team.owner.api;
+    const mine = expectStatus(await api.post('/v1/lists', { name: 'Allowed' }), 201);
+    const other = expectStatus(await api.post('/v1/lists', { name: 'Elsewhere' }), 201);
+    const inside = expectStatus(await api.post('/v1/tasks', { title: 'Inside okapi', taskListIds: [mine.id] }), 201);
+    const outside = expectStatus(await api.post('/v1/tasks', { title: 'Outside okapi', taskListIds: [other.id] }), 201);
+    // The owner's own task on no list: readable by the owner, but not on the key's lists.
+    expectStatus(await api.post('/v1/tasks', { title: 'Loose okapi', assigneeIds: [team.owner.userId] }), 201);
+    const { key } = await insertKey(server.store.db, {
+      teamId: team.id,
+      userId: team.owner.userId,
+      name: 'Scout',
+      listIds: [mine.id],
+    });
+    const client = await connect(server, key);
+    const ids = (result: { tasks: { id: number }[] }) => result.tasks.map((t) => t.id);
+    assert.deepEqual(ids(await call(client, 'find_tasks', {})), [inside.id]);
+    const searched = await call(client, 'find_tasks', { query: 'okapi' });
+    assert.deepEqual(
+      searched.matches.map((m: { id: number }) => m.id),
+      [inside.id],
+    );
+    assert.deepEqual(ids(await call(client, 'my_tasks')), []);
+    const { lists } = await call(client, 'list_lists');
+    assert.deepEqual(
+      lists.map((l: { id: number }) => l.id),
+      [mine.id],
+    );
+    assert.equal(
+      (await refused(client, 'get_task', { taskId: outside.id })).text,
+      'You do not have access to this task.',
+    );
+    const before = expectStatus(await api.get('/v1/tasks'), 200);
+    const elsewhere = await refused(client, 'create_task', {
+      title: 'Not there',
+      listIds: [other.id],
+      idempotencyKey: randomUUID(),
+    });
+    assert.match(elsewhere.text, /limited to lists/);
+    assert.deepEqual(expectStatus(await api.get('/v1/tasks'), 200), before, 'a refused create writes nothing');
+    await call(client, 'create_task', { title: 'There', listIds: [mine.id], idempotencyKey: randomUUID() });
+    await client.close();
+    // The same key over REST sees the same.
+    const rest = expectStatus(await server.client(key).get('/v1/tasks'), 200);
+    assert.deepEqual(rest.map((t: { title: string }) => t.title).sort(), ['Inside okapi', 'There']);
   });
 });
 
