@@ -14,6 +14,7 @@ import { validatorCompiler } from '../http/validation.js';
 import { managesTeam } from '../team/roles.js';
 import * as service from './imports.service.js';
 import { MANAGERS_ONLY } from './undo.js';
+import { CSV_FIELDS } from './sources/csv.js';
 import type { ImportSourceName } from './sources/source-items.js';
 
 const tags = ['Imports'];
@@ -21,19 +22,6 @@ const tags = ['Imports'];
 const tooLarge = (message: string) => new AppError('tooLarge', message, { connection: 'close' });
 /** The largest file an import takes: a tasklane export of some 200,000 tasks, gzip'd. */
 export const MAX_IMPORT_FILE_BYTES = 100 * 1024 * 1024;
-
-const CSV_FIELDS = [
-  'title',
-  'description',
-  'status',
-  'completed',
-  'priority',
-  'dueDate',
-  'assignees',
-  'labels',
-  'list',
-  'ref',
-];
 
 function parseColumns(text: string | undefined): Record<string, string> | undefined {
   if (text === undefined || text.trim() === '') return undefined;
@@ -47,7 +35,7 @@ function parseColumns(text: string | undefined): Record<string, string> | undefi
     throw invalidInput('columns must be a JSON object such as {"title": "Name"}.');
   }
   for (const [field, header] of Object.entries(columns)) {
-    if (!CSV_FIELDS.includes(field))
+    if (!(CSV_FIELDS as readonly string[]).includes(field))
       throw invalidInput(`columns: ${field} is not a field; the fields are ${CSV_FIELDS.join(', ')}.`);
     if (typeof header !== 'string' || header.trim() === '') throw invalidInput(`columns: ${field} must name a column.`);
   }

@@ -78,6 +78,20 @@ describe('import progress', TIMEOUT, () => {
     assert.equal(left.length, 0);
   });
 
+  test('two applies of one plan at once: one applies it, the other is refused, and it is written once', async () => {
+    const planned = expectStatus(await uploadImport(team.owner.api, rows(5, 'Twice'), { source: 'csv' }), 201);
+    const answers = await Promise.all([
+      team.owner.api.post(`/v1/imports/${planned.id}/apply`),
+      team.owner.api.post(`/v1/imports/${planned.id}/apply`),
+    ]);
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409], answers.map((a) => a.text).join(' / '));
+    assert.equal((await waitForImport(team.owner.api, planned.id)).status, 'applied');
+    const written = expectStatus(await team.owner.api.get('/v1/tasks?limit=1000'), 200).filter((t: any) =>
+      t.title.startsWith('Twice'),
+    );
+    assert.equal(written.length, 5);
+  });
+
   test('the housekeeping cancels a plan nobody applied in a week, and leaves a newer one', async () => {
     const old = expectStatus(await uploadImport(team.owner.api, rows(3, 'Old'), { source: 'csv' }), 201);
     const later = new Date(Date.now() + PLAN_RETENTION_MS + 60_000);
