@@ -148,6 +148,20 @@ export async function lockMember(trx: Db, teamId: string, userId: string): Promi
 }
 
 /**
+ * Locks one membership `change` (FOR NO KEY UPDATE): two transactions of that member that take it
+ * run one after the other, so a check of what the member has (one unfinished export, say) and the
+ * insert it guards become one step. The member's other changes only `keep` the row and do not wait.
+ */
+export async function lockMemberTurn(trx: Db, teamId: string, userId: string): Promise<void> {
+  const row = trx
+    .selectFrom('team_members')
+    .select('user_id')
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId);
+  await lockRows(trx, row, 'change');
+}
+
+/**
  * The user's role in the team (undefined: no member), their membership kept (`keep`) until the
  * transaction ends: a role change or removal in flight (`lockMember`) commits first and is read
  * here, and one that comes later waits for this transaction.

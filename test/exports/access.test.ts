@@ -156,6 +156,17 @@ describe('export access', () => {
     );
   });
 
+  it('of several exports started at once by one person, one is accepted and the others are refused (409)', async () => {
+    const eager = await team.member({ name: 'Eve Eager' });
+    const answers = await Promise.all(Array.from({ length: 4 }, () => eager.api.post('/v1/exports')));
+    const accepted = answers.filter((answer) => answer.status === 202);
+    assert.equal(accepted.length, 1, answers.map((answer) => `${answer.status} ${answer.text}`).join(' / '));
+    for (const refused of answers.filter((answer) => answer.status !== 202)) {
+      expectError(refused, 409, /^Your export \d+ is still being written/);
+    }
+    assert.equal(expectStatus(await eager.api.get('/v1/exports'), 200).length, 1);
+  });
+
   it('an export left unfinished by a process that died reads as failed, and another may be started', async () => {
     const orphaned = await team.member({ name: 'Oscar Orphaned' });
     const longAgo = new Date(Date.now() - 5 * 60 * 1000).toISOString();
