@@ -146,6 +146,59 @@ describe('tasklane admin', { timeout: 10 * TIMEOUT }, () => {
   );
 
   test(
+    'key create with --preset, --scopes or --lists makes a key limited as a scoped key of the same request through the API is; a bad one creates no key',
+    { timeout: TIMEOUT },
+    async () => {
+      const { org, user, api } = await orgWithMember('owner');
+      const list = expectStatus(await api.post('/v1/lists', { name: 'Roadmap' }), 201);
+      const other = expectStatus(await api.post('/v1/lists', { name: 'Elsewhere' }), 201);
+      const hidden = expectStatus(await api.post('/v1/tasks', { title: 'Hidden', taskListIds: [other.id] }), 201);
+      const create = (...extra: string[]) =>
+        admin(db.url, 'key', 'create', '--org', org.id, '--user', user.id, ...extra);
+
+      const reader = new Client(server.url, (await create('--preset', 'readOnly')).key);
+      expectStatus(await reader.get('/v1/tasks'), 200);
+      expectError(await reader.post('/v1/tasks', { title: 'No' }), 403, 'This API key lacks the scope tasks:write.');
+
+      const limited = await create('--scopes', 'tasks:read, tasks:write', '--lists', String(list.id));
+      const agent = new Client(server.url, limited.key);
+      expectStatus(await agent.post('/v1/tasks', { title: 'Yes', taskListIds: [list.id] }), 201);
+      expectError(await agent.get(`/v1/tasks/${hidden.id}`), 403, 'You do not have access to this task.');
+      expectError(await agent.get('/v1/lists'), 403, 'This API key lacks the scope lists:read.');
+
+      const before = (await admin(db.url, 'key', 'list', '--org', org.id, '--user', user.id)).keys;
+      const shown = before.find((key: { id: string }) => key.id === limited.id);
+      assert.deepEqual([shown.scopes, shown.listIds], [['tasks:read', 'tasks:write'], [list.id]]);
+      const refusals = await Promise.all([
+        adminFails(db.url, 'key', 'create', '--org', org.id, '--user', user.id, '--scopes', 'tasks:fly'),
+        adminFails(db.url, 'key', 'create', '--org', org.id, '--user', user.id, '--preset', 'god'),
+        adminFails(
+          db.url,
+          'key',
+          'create',
+          '--org',
+          org.id,
+          '--user',
+          user.id,
+          '--preset',
+          'agent',
+          '--scopes',
+          'tasks:read',
+        ),
+        adminFails(db.url, 'key', 'create', '--org', org.id, '--user', user.id, '--lists', '999999'),
+        adminFails(db.url, 'key', 'create', '--org', org.id, '--user', user.id, '--lists', 'roadmap'),
+      ]);
+      assert.match(refusals[0], /"tasks:fly" is not a scope/);
+      assert.match(refusals[1], /--preset must be readOnly or agent/);
+      assert.match(refusals[2], /Give scopes or preset, not both/);
+      assert.match(refusals[3], /999999 is not a list you are a member of/);
+      assert.match(refusals[4], /--lists takes list ids/);
+      const after = (await admin(db.url, 'key', 'list', '--org', org.id, '--user', user.id)).keys;
+      assert.equal(after.length, before.length);
+    },
+  );
+
+  test(
     'key revoke prints {revoked: true} and the running server refuses the key on its next request',
     { timeout: TIMEOUT },
     async () => {

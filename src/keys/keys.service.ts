@@ -71,7 +71,11 @@ export function scopesOf(body: Pick<CreateKeyBody, 'scopes' | 'preset'>): KeySco
 }
 
 /** The lists a new key is limited to, each one the creator may use; null: every list. */
-async function listLimitOf(db: Db, caller: Caller, listIds: number[] | undefined): Promise<number[] | null> {
+async function listLimitOf(
+  db: Db,
+  caller: Pick<Caller, 'teamId' | 'userId'>,
+  listIds: number[] | undefined,
+): Promise<number[] | null> {
   if (listIds === undefined) return null;
   if (listIds.length === 0) {
     throw invalidInput('listIds must name at least one list; leave it out for a key that sees every list.');
@@ -133,17 +137,27 @@ export async function revokeTeamKey(
   });
 }
 
-/** The operator's key for a member of the team; `names` are the options the expiry came from, for messages. */
+/**
+ * The operator's key for a member of the team, with scopes and a list limit as a user's own key
+ * may have them (checked the same way); `names` are the options the expiry came from, for messages.
+ */
 export async function createKeyFor(
   store: Store,
-  input: { teamId: string; userId: string; name: string; expiry: ExpiryRequest },
+  input: { teamId: string; userId: string; name: string; expiry: ExpiryRequest } & Pick<
+    CreateKeyBody,
+    'scopes' | 'preset' | 'listIds'
+  >,
   names: ExpiryNames,
 ): Promise<CreatedKey> {
+  const { teamId, userId, name } = input;
   const expiresAt = expiryOf(input.expiry, names);
-  if (!(await findMembership(store.db, input.teamId, input.userId))) {
-    throw notFound(`user ${input.userId} is not a member of team ${input.teamId}`);
-  }
-  const { record, key } = await issueKey(store.db, { ...input, expiresAt });
+  const scopes = scopesOf(input);
+  const { record, key } = await store.transaction(async (trx) => {
+    if (!(await findMembership(trx, teamId, userId)))
+      throw notFound(`user ${userId} is not a member of team ${teamId}`);
+    const listIds = await listLimitOf(trx, { teamId, userId }, input.listIds);
+    return issueKey(trx, { teamId, userId, name, expiresAt, scopes, listIds });
+  });
   return presentCreatedKey(record, key);
 }
 

@@ -1,7 +1,9 @@
 /** `admin key …`, `admin list-member …` and `admin list share`: what gives a member access (API keys, list memberships). */
+import { KEY_SCOPES, type CreateKeyBody } from '../../contract/keys.js';
 import * as keys from '../../keys/keys.service.js';
 import * as lists from '../../lists/lists.service.js';
 import {
+  AdminError,
   given,
   nonEmpty,
   ORG_AND_USER,
@@ -10,10 +12,30 @@ import {
   text,
   uuidOption,
   type CommandGroup,
+  type Options,
 } from './command.js';
 
 const EXPIRY_OPTIONS = { expiresAt: '--expires-at', expiresInDays: '--expires-in-days' };
 const LIST_AND_USER = { list: { type: 'string' }, user: { type: 'string' } } as const;
+
+/** `--name a,b` as ["a", "b"] (spaces around commas ignored), or undefined when not given. */
+function commaSeparated(o: Options, name: string): string[] | undefined {
+  return given(o, name)
+    ?.split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+function presetOption(o: Options): CreateKeyBody['preset'] {
+  const preset = given(o, 'preset');
+  if (preset === undefined || preset === 'readOnly' || preset === 'agent') return preset;
+  throw new AdminError(`--preset must be readOnly or agent (got "${preset}")`);
+}
+
+function listIdOf(id: string): number {
+  if (!/^\d+$/.test(id)) throw new AdminError(`--lists takes list ids, as printed, separated by commas (got "${id}")`);
+  return Number(id);
+}
 
 export const accessCommands: CommandGroup = {
   title: 'API keys, list memberships and shared lists',
@@ -21,13 +43,20 @@ export const accessCommands: CommandGroup = {
     'key create': {
       summary:
         'a key for a member of the team; the secret is shown only here ' +
-        '(--expires-at takes an ISO date-time, e.g. 2027-01-31T00:00:00Z) → {"id", "key", "expiresAt"}',
-      usage: '--org TEAM_ID --user USER_ID [--name LABEL] [--expires-in-days N | --expires-at ISO_DATE_TIME]',
+        '(--expires-at takes an ISO date-time, e.g. 2027-01-31T00:00:00Z; without --scopes or --preset the key ' +
+        `has its user's full power; --scopes takes a comma-separated set of ${KEY_SCOPES.join(', ')}; ` +
+        '--lists limits it to those of the user\'s lists, by id) → {"id", "key", "expiresAt"}',
+      usage:
+        '--org TEAM_ID --user USER_ID [--name LABEL] [--expires-in-days N | --expires-at ISO_DATE_TIME] ' +
+        '[--scopes SCOPE,… | --preset readOnly|agent] [--lists LIST_ID,…]',
       options: {
         ...ORG_AND_USER,
         name: { type: 'string' },
         'expires-in-days': { type: 'string' },
         'expires-at': { type: 'string' },
+        scopes: { type: 'string' },
+        preset: { type: 'string' },
+        lists: { type: 'string' },
       },
       required: ['org', 'user'],
       async run(store, o) {
@@ -36,7 +65,15 @@ export const accessCommands: CommandGroup = {
         const expiry = { expiresAt: given(o, 'expires-at'), expiresInDays: given(o, 'expires-in-days') };
         const created = await keys.createKeyFor(
           store,
-          { teamId: org.id, userId: user.id, name, expiry },
+          {
+            teamId: org.id,
+            userId: user.id,
+            name,
+            expiry,
+            scopes: commaSeparated(o, 'scopes'),
+            preset: presetOption(o),
+            listIds: commaSeparated(o, 'lists')?.map((id) => listIdOf(id)),
+          },
           EXPIRY_OPTIONS,
         );
         return { id: created.id, key: created.key, expiresAt: created.expiresAt };
