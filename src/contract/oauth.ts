@@ -34,6 +34,9 @@ export const AuthorizationServerMetadata = Type.Object({
   grant_types_supported: Type.Array(Type.String()),
   code_challenge_methods_supported: Type.Array(Type.String()),
   token_endpoint_auth_methods_supported: Type.Array(Type.String()),
+  authorization_response_iss_parameter_supported: Type.Boolean({
+    description: 'Every redirect back to the client carries iss, this server (RFC 9207).',
+  }),
   scopes_supported: Type.Array(Type.String()),
 });
 export type AuthorizationServerMetadata = Static<typeof AuthorizationServerMetadata>;

@@ -76,6 +76,7 @@ export function oauthRoutes(budget: FailedAuthBudget) {
           grant_types_supported: ['authorization_code'],
           code_challenge_methods_supported: ['S256'],
           token_endpoint_auth_methods_supported: ['none'],
+          authorization_response_iss_parameter_supported: true,
           scopes_supported: [...KEY_SCOPES],
         };
       },
@@ -149,7 +150,7 @@ export function oauthRoutes(budget: FailedAuthBudget) {
       } catch (error) {
         if (error instanceof service.UnsafeAuthorizationRequest) return errorPage(reply, error.message);
         if (error instanceof service.OAuthError) {
-          const to = service.redirectWith(params.redirect_uri, {
+          const to = service.redirectWith(params.redirect_uri, base(request), {
             error: error.code,
             error_description: error.message,
             state: params.state,

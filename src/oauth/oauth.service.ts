@@ -96,10 +96,15 @@ export interface CheckedRequest {
   resource: string | null;
 }
 
-/** A redirect back to the client: `redirectUri` with `params` (and the request's state). */
-export function redirectWith(redirectUri: string, params: Record<string, string | undefined>): string {
+/**
+ * A redirect back to the client: `redirectUri` with `params` (and the request's state), and `iss`,
+ * this server (RFC 9207), so that a client talking to several servers knows which one answered.
+ */
+export function redirectWith(redirectUri: string, base: string, params: Record<string, string | undefined>): string {
   const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries({ ...params, iss: base })) {
+    if (value !== undefined) url.searchParams.set(name, value);
+  }
   return url.toString();
 }
 
@@ -183,7 +188,7 @@ export async function decide(store: Store, caller: Caller, body: ConsentBody, ba
   requireSession(caller, 'Authorizing an application');
   const checked = await checkedOr400(store, body, base);
   if (body.decision === 'deny') {
-    return { redirectTo: redirectWith(checked.redirectUri, { error: 'access_denied', state: checked.state }) };
+    return { redirectTo: redirectWith(checked.redirectUri, base, { error: 'access_denied', state: checked.state }) };
   }
   const scopes = body.scopes === undefined ? checked.scopes : grantedScopes(body.scopes);
   const code = randomBytes(32).toString('base64url');
@@ -204,7 +209,7 @@ export async function decide(store: Store, caller: Caller, body: ConsentBody, ba
       expiresAt: new Date(now + OAUTH_CODE_SECONDS * 1000).toISOString(),
     });
   });
-  return { redirectTo: redirectWith(checked.redirectUri, { code, state: checked.state }) };
+  return { redirectTo: redirectWith(checked.redirectUri, base, { code, state: checked.state }) };
 }
 
 /** The scopes the person checked: at least one, each a key scope, in the contract's order. */

@@ -67,6 +67,7 @@ describe('OAuth for MCP clients', () => {
         grant_types_supported: ['authorization_code'],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['none'],
+        authorization_response_iss_parameter_supported: true,
         scopes_supported: [...KEY_SCOPES],
       });
     });
@@ -249,7 +250,8 @@ describe('OAuth for MCP clients', () => {
         await browser.post('/auth/oauth/authorize', { ...params, decision: 'deny' }, browser.csrf()),
         200,
       );
-      assert.equal(answer.redirectTo, `${REDIRECT_URI}?error=access_denied&state=state-123`);
+      const issuer = encodeURIComponent(server.url);
+      assert.equal(answer.redirectTo, `${REDIRECT_URI}?error=access_denied&state=state-123&iss=${issuer}`);
     });
 
     test('a key, no session, no CSRF token, no scope, a list not the person’s: refused', async () => {
@@ -307,6 +309,7 @@ describe('OAuth for MCP clients', () => {
       let to = new URL(response.headers.get('location')!);
       assert.equal(to.searchParams.get('error'), 'invalid_request');
       assert.equal(to.searchParams.get('state'), 'state-123');
+      assert.equal(to.searchParams.get('iss'), server.url, 'every redirect names this server (RFC 9207)');
       const token = authorizationParams(server, clientId, pkce().challenge, { response_type: 'token' });
       response = await get(`/oauth/authorize?${new URLSearchParams(token)}`);
       to = new URL(response.headers.get('location')!);
