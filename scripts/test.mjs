@@ -76,6 +76,9 @@ const durations = (() => {
   }
 })();
 
+/** The tests that failed, by store, file and name, with the first lines of their error. */
+const failures = [];
+
 /**
  * The longest first; a suite with no time yet counts as long, so that it is measured early. With
  * no times at all (a fresh clone, as in CI), the largest source first: size predicts a suite's
@@ -112,10 +115,12 @@ async function runSuites(store, files, { capture = false, concurrency = SERVER_C
     { env: { ...process.env, ...env, TASKLANE_TEST_STORE: store }, capture },
   );
   try {
-    for (const [file, ms] of Object.entries(JSON.parse(readFileSync(timesFile, 'utf8')))) {
+    const record = JSON.parse(readFileSync(timesFile, 'utf8'));
+    for (const [file, ms] of Object.entries(record.durations)) {
       durations[`${store}:${relative(process.cwd(), file)}`] = Math.round(ms);
     }
     writeFileSync(DURATIONS, `${JSON.stringify(durations, null, 1)}\n`);
+    for (const failure of record.failures) failures.push({ store, ...failure });
   } catch {
     // No times (the run was cut short): the next run orders by the ones it has.
   } finally {
@@ -204,5 +209,12 @@ if (!passes.includes('postgres')) {
   );
 }
 
+// Again at the end, where a log that keeps only its tail still shows them.
+if (failures.length > 0) {
+  console.log(`\n=== ${failures.length} failed test(s) ===`);
+  for (const { store, file, name, error } of failures) {
+    console.log(`\n✖ [${store}] ${relative(process.cwd(), file)}: ${name}\n  ${error.replaceAll('\n', '\n  ')}`);
+  }
+}
 console.log(ok ? '\nall test passes succeeded' : '\nSOME TESTS FAILED');
 process.exit(ok ? 0 : 1);
