@@ -55,3 +55,20 @@ test('a change rolled back leaves the snapshot equal to the one before', async (
   );
   assert.deepEqual(differences(first, await snapshotDatabase(server.store.db)), []);
 });
+
+test('a change another session makes in a transaction still open when a snapshot is taken shows once it commits', async () => {
+  const team = await createTestTeam(server);
+  const first = await snapshotDatabase(server.store.db);
+  const other = openStore(database.url);
+  try {
+    await other.db.transaction().execute(async (trx) => {
+      await sql`update teams set name = 'Committed later' where id = ${team.id}`.execute(trx);
+      // Taken while the change is made but not committed: it cannot show yet.
+      assert.deepEqual(differences(first, await snapshotDatabase(server.store.db)), []);
+    });
+  } finally {
+    await other.close();
+  }
+  const second = await snapshotDatabase(server.store.db);
+  assert.ok(differences(first, second).some((line) => line.includes('Committed later')));
+});

@@ -45,33 +45,69 @@ function layoutOf(db: Kysely<any>): Promise<{ name: string; columns: string[] }[
 }
 
 /**
- * A mark that moves whenever a row of a SQLite database may have changed: the rows this
- * connection has inserted, updated or deleted since it opened (`total_changes()`, triggers' rows
- * and rolled-back ones included) and the commits of other connections (`data_version`, so an
- * admin command on the file counts too). Undefined on PostgreSQL, which has no such mark for
- * one database: there every snapshot reads every table.
+ * A mark that moves whenever a row may have changed, and whether it can be trusted now.
+ *
+ * - SQLite: the rows this connection has inserted, updated or deleted since it opened
+ *   (`total_changes()`, triggers' rows and rolled-back ones included) and the commits of other
+ *   connections (`data_version`, so an admin command on the file counts too).
+ * - PostgreSQL: a sequence that a statement-level trigger on every table advances on each insert,
+ *   update, delete or truncate (installed on the test database by the first snapshot; a sequence
+ *   moves outside transactions, so a rolled-back change moves it too). Its value moves when a
+ *   change is made, not when it commits, so the mark is trusted only while no other session of
+ *   the database has a transaction that wrote (`backend_xid`): then every change it counted has
+ *   ended, and any later one moves it again.
  */
-async function changeMark(db: Kysely<any>): Promise<string | undefined> {
-  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return undefined;
-  const { rows } = await sql<{ mark: string }>`
-    select total_changes() || ':' || (select data_version from pragma_data_version) as mark`.execute(db);
-  return rows[0]!.mark;
+async function changeMark(db: Kysely<any>): Promise<{ mark: string; settled: boolean }> {
+  if (db.getExecutor().adapter instanceof SqliteAdapter) {
+    const { rows } = await sql<{ mark: string }>`
+      select total_changes() || ':' || (select data_version from pragma_data_version) as mark`.execute(db);
+    return { mark: rows[0]!.mark, settled: true };
+  }
+  await markedTables(db);
+  const { rows } = await sql<{ mark: string; writing: boolean }>`
+    select (select last_value || ':' || is_called from tasklane_test_changes) as mark,
+      exists (select 1 from pg_stat_activity where datname = current_database()
+        and pid <> pg_backend_pid() and backend_xid is not null) as writing`.execute(db);
+  return { mark: rows[0]!.mark, settled: !rows[0]!.writing };
+}
+
+/** PostgreSQL: the sequence and the triggers that advance it (above), once per database. */
+const marked = new WeakMap<object, Promise<void>>();
+
+function markedTables(db: Kysely<any>): Promise<void> {
+  let done = marked.get(db);
+  if (!done) {
+    done = (async () => {
+      await sql`create sequence if not exists tasklane_test_changes`.execute(db);
+      await sql`create or replace function tasklane_test_changed() returns trigger language plpgsql as $$
+        begin perform nextval('tasklane_test_changes'); return null; end $$`.execute(db);
+      for (const table of await layoutOf(db)) {
+        await sql`create or replace trigger tasklane_test_changed
+          after insert or update or delete or truncate on ${sql.table(table.name)}
+          for each statement execute function tasklane_test_changed()`.execute(db);
+      }
+    })();
+    marked.set(db, done);
+  }
+  return done;
 }
 
 /**
- * The last snapshot of each SQLite database with the mark read just before it: while the mark
- * stays the same, no row has changed since, so that snapshot is still the database's. The fuzzer
- * and the authorization matrix snapshot around every request, and most requests change nothing.
+ * The last snapshot of each database with the mark read just before it: while the mark stays the
+ * same (and can be trusted), no row has changed since, so that snapshot is still the database's.
+ * The fuzzer and the authorization matrix snapshot around every request, and most requests change
+ * nothing.
  */
 const lastSnapshots = new WeakMap<object, { mark: string; snapshot: DatabaseSnapshot }>();
 
-/** Reads every table of the database, rows ordered by all their columns. */
+/** Reads every table of the database, rows ordered by all their columns (or the last reading, above). */
 export async function snapshotDatabase(db: Kysely<any>): Promise<DatabaseSnapshot> {
-  const mark = await changeMark(db);
+  const { mark, settled } = await changeMark(db);
   const last = lastSnapshots.get(db);
-  if (mark !== undefined && last?.mark === mark) return last.snapshot;
+  if (settled && last?.mark === mark) return last.snapshot;
   const snapshot = await readTables(db);
-  if (mark !== undefined) lastSnapshots.set(db, { mark, snapshot });
+  if (settled) lastSnapshots.set(db, { mark, snapshot });
+  else lastSnapshots.delete(db);
   return snapshot;
 }
 
