@@ -56,6 +56,15 @@ import type { SourceComment, SourceList, SourceTask } from './sources/source-ite
 export const APPLY_JOB = 'import.apply';
 /** Rows per batch: one transaction each, short enough not to hold SQLite's writer for long. */
 export const APPLY_BATCH = 100;
+/**
+ * Tries of one batch before the import stops as failed: a batch fails only on a fault (a refused
+ * row is skipped, not a failure), and a fault that outlasts the runner's growing delays (about
+ * half an hour by then) is not one that waiting cures.
+ */
+export const MAX_BATCH_TRIES = 6;
+export const GAVE_UP_MESSAGE =
+  `A batch of rows failed ${MAX_BATCH_TRIES} times on a fault of the server, not of the file; the import stopped. ` +
+  "What it wrote stays, and can be undone; the server's log says what failed.";
 
 export const emptyResult = (): ImportResult => ({
   create: 0,
@@ -100,6 +109,10 @@ export const applyImportBatch: JobHandler = async (trx, job) => {
   const record = await findImportLocked(trx, job.teamId, importId);
   if (!record || record.status !== 'applying') return; // cancelled, or gone with its team
   const now = new Date().toISOString();
+  if (job.attempts > MAX_BATCH_TRIES) {
+    await finish(trx, record, record.result ?? emptyResult(), now, { status: 'failed', error: GAVE_UP_MESSAGE });
+    return;
+  }
   const role = (await findMembership(trx, record.teamId, record.requestedBy)) ?? null;
   if (!managesTeam(role)) {
     await finish(trx, record, record.result ?? emptyResult(), now, {
