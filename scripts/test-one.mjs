@@ -12,6 +12,8 @@
  * `npm test`, which runs the compiled suite.
  */
 import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
 const args = process.argv.slice(2);
@@ -23,11 +25,22 @@ if (files.length === 0 || unknown.length > 0) {
   process.exit(2);
 }
 
+/** A folder as its *.test.ts files, however deep: node --test looks only for .js test files in one. */
+const suitesIn = (path) =>
+  statSync(path).isDirectory()
+    ? readdirSync(path)
+        .sort()
+        .flatMap((name) => {
+          const inner = join(path, name);
+          return statSync(inner).isDirectory() || name.endsWith('.test.ts') ? suitesIn(inner) : [];
+        })
+    : [path];
+
 const env = { ...process.env, TASKLANE_TEST_STORE: flags.has('--pg') ? 'postgres' : 'sqlite' };
 if (flags.has('--pg')) env.TEST_DATABASE_URL ??= LOCAL_POSTGRES;
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', ...(flags.has('--watch') ? ['--watch'] : []), ...files],
+  ['--import', 'tsx', '--test', ...(flags.has('--watch') ? ['--watch'] : []), ...files.flatMap(suitesIn)],
   { env, stdio: 'inherit' },
 );
 child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
