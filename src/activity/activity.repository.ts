@@ -139,31 +139,42 @@ const entryRow = prepared((db, p: { taskId: number; entryId: number }) =>
     .where('a.id', '=', p.entryId),
 );
 
-const entryRowsAfter = prepared((db, p: { taskId: number; after: number; limit: number }) =>
+const tasksEntryRowsAfter = prepared((db, p: { taskIds: ListParam; afterTask: number; after: number; limit: number }) =>
   db
     .selectFrom('task_activity as a')
     .leftJoin('users as u', 'u.id', 'a.actor_id')
     .select(entryColumns)
-    .select('a.changes')
-    .where('a.task_id', '=', p.taskId)
-    .where('a.id', '>', p.after)
+    .select(['a.task_id', 'a.changes'])
+    .where(inList(db, 'a.task_id', p.taskIds))
+    .where((eb) =>
+      eb.or([eb('a.task_id', '>', p.afterTask), eb.and([eb('a.task_id', '=', p.afterTask), eb('a.id', '>', p.after)])]),
+    )
+    .orderBy('a.task_id')
     .orderBy('a.id')
     .limit(p.limit),
 );
 
 /**
- * The task's entries with ids past `after`, oldest first, at most `limit`, whole (descriptions
- * not shortened): for an export, which reads a task's history in pages of these. Keep `limit`
- * small: each entry may carry two descriptions of up to 100,000 characters.
+ * The entries of a page of tasks, whole (descriptions not shortened): an export reads them in one
+ * statement per `limit` entries, not one per task. By task id then entry id, those after entry
+ * `after.id` of task `after.taskId` (0, 0 for the first read), keyset on the (task_id, id) index so
+ * that a task with more entries than `limit` continues in the next read. Keep `limit` small: each
+ * entry may carry two descriptions of up to 100,000 characters.
  */
-export async function wholeActivityAfter(
+export async function wholeActivityOfTasks(
   db: Db,
-  taskId: number,
-  after: number,
+  taskIds: readonly number[],
+  after: { taskId: number; id: number },
   limit: number,
 ): Promise<ActivityRecord[]> {
-  const rows = await entryRowsAfter(db, { taskId, after, limit });
-  return rows.map((row) => toRecord(taskId, row, JSON.parse(row.changes) as StoredChanges, false));
+  if (taskIds.length === 0) return [];
+  const rows = await tasksEntryRowsAfter(db, {
+    taskIds: listParam(db, taskIds),
+    afterTask: after.taskId,
+    after: after.id,
+    limit,
+  });
+  return rows.map((row) => toRecord(row.task_id, row, JSON.parse(row.changes) as StoredChanges, false));
 }
 
 /** One of the task's entries, whole; undefined when it is not one of the task's. */

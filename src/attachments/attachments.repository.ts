@@ -3,6 +3,7 @@
  * Read within the caller's team; the service checks the task's access first.
  */
 import { sql } from 'kysely';
+import { inList, listParam, type ListParam } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { AttachmentRow, Db } from '../storage/schema.js';
 
@@ -64,6 +65,38 @@ const taskRows = prepared((db, p: { taskId: number }) =>
 /** The task's attachments, oldest first, from the (task_id, id) index. */
 export async function attachmentsOfTask(db: Db, taskId: number): Promise<AttachmentRecord[]> {
   return (await taskRows(db, { taskId })).map(toRecord);
+}
+
+const tasksRows = prepared((db, p: { taskIds: ListParam; afterTask: number; after: number; limit: number }) =>
+  withUploader(db)
+    .where(inList(db, 'a.task_id', p.taskIds))
+    .where((eb) =>
+      eb.or([eb('a.task_id', '>', p.afterTask), eb.and([eb('a.task_id', '=', p.afterTask), eb('a.id', '>', p.after)])]),
+    )
+    .orderBy('a.task_id')
+    .orderBy('a.id')
+    .limit(p.limit),
+);
+
+/**
+ * The attachments of a page of tasks (an export: one statement per `limit` rows, not one per
+ * task), by task id then attachment id, those after attachment `after.id` of task `after.taskId`
+ * (0, 0 for the first read): keyset on the (task_id, id) index, at most `limit`.
+ */
+export async function attachmentsOfTasks(
+  db: Db,
+  taskIds: readonly number[],
+  after: { taskId: number; id: number },
+  limit: number,
+): Promise<AttachmentRecord[]> {
+  if (taskIds.length === 0) return [];
+  const rows = await tasksRows(db, {
+    taskIds: listParam(db, taskIds),
+    afterTask: after.taskId,
+    after: after.id,
+    limit,
+  });
+  return rows.map(toRecord);
 }
 
 /** The team's bytes in use. */

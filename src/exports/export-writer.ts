@@ -2,7 +2,8 @@
  * Writes one export: the lines of docs/export-format.md, produced page by page from a read
  * snapshot (`exportLines`, an async generator: a line is made only when the gzip stream asks for
  * more, so backpressure reaches the reads), gzip'd, into `out`. Memory stays flat: at most a page
- * of ids, one task's parts, or one attachment chunk is held at a time.
+ * of ids, a page of rows (tasks' comments, activity or attachments), or one attachment chunk is
+ * held at a time.
  *
  * The objects are the API's shapes, made by its presenters, without the `version` the API keeps
  * for ETags. A `readable` export shows each task as GET /v1/tasks/{id} shows it to the reader (the
@@ -14,12 +15,12 @@ import { Readable as ReadableStream, Transform, type TransformCallback } from 'n
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Caller } from '../caller.js';
-import { listsVisibleTo, peopleByIds, wholeActivityAfter } from '../activity/activity.repository.js';
+import { listsVisibleTo, peopleByIds, wholeActivityOfTasks } from '../activity/activity.repository.js';
 import { namedIn, presentEntry } from '../activity/activity.presenter.js';
-import { attachmentsOfTask } from '../attachments/attachments.repository.js';
+import { attachmentsOfTasks } from '../attachments/attachments.repository.js';
 import { presentAttachment } from '../attachments/attachments.presenter.js';
 import { FileMissing, type FileStore } from '../attachments/storage/file-store.js';
-import { commentsPage } from '../comments/comments.repository.js';
+import { commentsOfTasks } from '../comments/comments.repository.js';
 import { presentComment } from '../comments/comments.presenter.js';
 import { listLabels } from '../labels/labels.repository.js';
 import { findList, memberIdsOfList } from '../lists/lists.repository.js';
@@ -81,13 +82,38 @@ const readerAsCaller = (reader: ExportReader): Caller => ({
   credential: { kind: 'key', id: 'export' },
 });
 
-/** Every accessible task's id, in pages: each pass over the tasks (tasks, comments, …) starts here. */
-async function* taskIds(db: Db, reader: ExportReader): AsyncGenerator<number> {
+/** Every accessible task's id, in id-ordered pages: each pass over the tasks (tasks, comments, …) starts here. */
+async function* taskIdPages(db: Db, reader: ExportReader): AsyncGenerator<number[]> {
   for (let after = 0; ;) {
     const ids = await taskIdsPage(db, reader, after);
     if (ids.length === 0) return;
-    yield* ids;
+    yield ids;
     after = ids[ids.length - 1]!;
+  }
+}
+
+/** Where a read of a page of tasks' rows stopped: the last row's task and id. */
+type TaskRowKey = { taskId: number; id: number };
+
+/**
+ * The rows of every accessible task (comments, activity, attachments) in task id then row id
+ * order, read for a page of task ids at a time, `read` after read (keyset on (task_id, id)): a
+ * statement per read's worth of rows, where reading each task's own took at least one a task,
+ * however few rows it had. A task with more rows than one read holds continues in the next.
+ */
+async function* rowsOfTasks<R extends TaskRowKey>(
+  db: Db,
+  reader: ExportReader,
+  read: (taskIds: number[], after: TaskRowKey) => Promise<R[]>,
+): AsyncGenerator<R[]> {
+  for await (const ids of taskIdPages(db, reader)) {
+    for (let after: TaskRowKey = { taskId: 0, id: 0 }; ;) {
+      const rows = await read(ids, after);
+      if (rows.length === 0) break;
+      yield rows;
+      const last = rows[rows.length - 1]!;
+      after = { taskId: last.taskId, id: last.id };
+    }
   }
 }
 
@@ -160,40 +186,38 @@ export async function* exportLines(
     after = ids[ids.length - 1]!;
   }
 
-  for await (const id of taskIds(db, subject)) {
-    const found = await findDetail(db, caller, id);
-    if (!found) continue;
-    const parts = subject.scope === 'team' ? { ...found.parts, ...(await wholeTaskLinks(db, id)) } : found.parts;
-    yield counted({ type: 'task', ...withoutVersion(presentDetail(found, parts)) });
-  }
-
-  for await (const taskId of taskIds(db, subject)) {
-    for (let after = 0; ;) {
-      const { records } = await commentsPage(db, taskId, { after, limit: PAGE_ROWS });
-      if (records.length === 0) break;
-      for (const comment of records) yield counted({ type: 'comment', ...withoutVersion(presentComment(comment)) });
-      after = records[records.length - 1]!.id;
+  for await (const ids of taskIdPages(db, subject)) {
+    const links = subject.scope === 'team' ? await wholeTaskLinks(db, ids) : undefined;
+    // The detail itself task by task: no batch read makes one (GET /v1/tasks reads summaries,
+    // without description, parent, counts or creator), and a `readable` export must show each task
+    // as GET /v1/tasks/{id} shows it to the reader.
+    for (const id of ids) {
+      const found = await findDetail(db, caller, id);
+      if (!found) continue;
+      const whole = links?.get(id);
+      const parts = whole ? { ...found.parts, ...whole } : found.parts;
+      yield counted({ type: 'task', ...withoutVersion(presentDetail(found, parts)) });
     }
   }
 
-  for await (const taskId of taskIds(db, subject)) {
-    for (let after = 0; ;) {
-      // Whole entries, never a page's shortened descriptions; a few at a time, as each may be large.
-      const records = await wholeActivityAfter(db, taskId, after, ACTIVITY_PAGE_ROWS);
-      if (records.length === 0) break;
-      const { userIds, listIds } = namedIn(records);
-      const people = await peopleByIds(db, userIds);
-      const lists =
-        subject.scope === 'team'
-          ? await listNames(db, listIds)
-          : await listsVisibleTo(db, subject.userId ?? '', listIds);
-      for (const record of records) yield counted({ type: 'activity', ...presentEntry(record, people, lists) });
-      after = records[records.length - 1]!.id;
-    }
+  const comments = rowsOfTasks(db, subject, (ids, after) => commentsOfTasks(db, ids, after, PAGE_ROWS));
+  for await (const records of comments) {
+    for (const comment of records) yield counted({ type: 'comment', ...withoutVersion(presentComment(comment)) });
   }
 
-  for await (const taskId of taskIds(db, subject)) {
-    for (const attachment of await attachmentsOfTask(db, taskId)) {
+  // Whole entries, never a page's shortened descriptions; a few at a time, as each may be large.
+  const activity = rowsOfTasks(db, subject, (ids, after) => wholeActivityOfTasks(db, ids, after, ACTIVITY_PAGE_ROWS));
+  for await (const records of activity) {
+    const { userIds, listIds } = namedIn(records);
+    const people = await peopleByIds(db, userIds);
+    const lists =
+      subject.scope === 'team' ? await listNames(db, listIds) : await listsVisibleTo(db, subject.userId ?? '', listIds);
+    for (const record of records) yield counted({ type: 'activity', ...presentEntry(record, people, lists) });
+  }
+
+  const attachments = rowsOfTasks(db, subject, (ids, after) => attachmentsOfTasks(db, ids, after, PAGE_ROWS));
+  for await (const records of attachments) {
+    for (const attachment of records) {
       let content: Readable;
       try {
         content = await files.get(attachment.storageKey);

@@ -77,20 +77,23 @@ export type Budgeted<R> = R & {
  * that takes the running total past `budget` bytes. The first row always comes, however large.
  * Each row carries `found`, the number of rows `page` itself found, so the caller knows whether
  * rows remain beyond the ones returned. The database reads the whole limited page, but only the
- * rows returned travel to the server.
+ * rows returned travel to the server. `order`: the page's order when it is not `id` alone (the
+ * rows of several tasks, read in (task_id, id) order); the page must select those columns.
  */
 export function withinBytes<R extends { id: number; size: unknown }>(
   db: Kysely<any>,
   page: SelectQueryBuilder<any, any, R>,
   direction: 'asc' | 'desc',
   budget: number,
+  order: readonly string[] = ['id'],
 ): SelectQueryBuilder<any, any, Budgeted<R>> {
-  const order = sql.raw(direction);
+  const by = (alias: string) =>
+    sql.join(order.map((column) => sql`${sql.ref(`${alias}.${column}`)} ${sql.raw(direction)}`));
   const ranked = db
     .selectFrom(page.as('p'))
     .selectAll('p')
     .select([
-      sql<number>`sum(p.size) over (order by p.id ${order} rows between unbounded preceding and current row)`.as(
+      sql<number>`sum(p.size) over (order by ${by('p')} rows between unbounded preceding and current row)`.as(
         'running',
       ),
       sql<number>`count(*) over ()`.as('found'),
@@ -99,5 +102,5 @@ export function withinBytes<R extends { id: number; size: unknown }>(
     .selectFrom(ranked.as('r'))
     .selectAll('r')
     .where(sql<boolean>`r.running - r.size <= ${sql.lit(budget)}`)
-    .orderBy('r.id', direction) as unknown as SelectQueryBuilder<any, any, Budgeted<R>>;
+    .orderBy(by('r')) as unknown as SelectQueryBuilder<any, any, Budgeted<R>>;
 }
