@@ -13,7 +13,7 @@ import { conflict, forbidden, notFound } from '../http/errors.js';
 import { toId } from '../ids.js';
 import type { Store } from '../storage/database.js';
 import { managesTeam } from '../team/roles.js';
-import { lockMemberTurn } from '../team/teams.repository.js';
+import { lockMember } from '../team/teams.repository.js';
 import { exportFileName } from './export-format.js';
 import { INTERRUPTED_AFTER_MS, type ExportFiles, type ExportRunner } from './export-runner.js';
 import * as exports from './exports.repository.js';
@@ -73,7 +73,7 @@ async function loadOwnExport(store: Store, caller: Caller, rawId: string): Promi
 export async function startExport(store: Store, caller: Caller, runner: ExportRunner): Promise<Export> {
   const record = await store.transaction(async (trx) => {
     // Two starts at once: the second waits here, then sees the first's row.
-    await lockMemberTurn(trx, caller.teamId, caller.userId);
+    await lockMember(trx, caller.teamId, caller.userId, 'change');
     const [newest] = await exports.ownExports(trx, caller.teamId, caller.userId, 1);
     if (newest && (newest.status === 'pending' || newest.status === 'running') && !interrupted(newest)) {
       throw conflict(`Your export ${newest.id} is still being written; wait until it is ready.`);

@@ -134,31 +134,27 @@ export async function readCallerStanding(trx: Db, caller: CallerRef, now: string
 }
 
 /**
- * Locks one membership `delete` (FOR UPDATE) before a role change or removal: it conflicts with
- * the `keep` lock every change of that member's holds on it (`readCallerStanding`), so the
- * change and the demotion run one after the other.
+ * Locks one membership until the transaction ends:
+ * - `delete` (FOR UPDATE) before a role change or removal: it conflicts with the `keep` lock every
+ *   change of that member's holds on it (`readCallerStanding`), so the change and the demotion
+ *   run one after the other.
+ * - `change` (FOR NO KEY UPDATE) for a member's action of which they may have one at a time: two
+ *   transactions that take it run one after the other, so a check of what the member has (an
+ *   unfinished export) and the insert it guards become one step; the member's other changes only
+ *   `keep` the row and do not wait.
  */
-export async function lockMember(trx: Db, teamId: string, userId: string): Promise<void> {
+export async function lockMember(
+  trx: Db,
+  teamId: string,
+  userId: string,
+  lock: 'delete' | 'change' = 'delete',
+): Promise<void> {
   const row = trx
     .selectFrom('team_members')
     .select('user_id')
     .where('team_id', '=', teamId)
     .where('user_id', '=', userId);
-  await lockRows(trx, row, 'delete');
-}
-
-/**
- * Locks one membership `change` (FOR NO KEY UPDATE): two transactions of that member that take it
- * run one after the other, so a check of what the member has (one unfinished export, say) and the
- * insert it guards become one step. The member's other changes only `keep` the row and do not wait.
- */
-export async function lockMemberTurn(trx: Db, teamId: string, userId: string): Promise<void> {
-  const row = trx
-    .selectFrom('team_members')
-    .select('user_id')
-    .where('team_id', '=', teamId)
-    .where('user_id', '=', userId);
-  await lockRows(trx, row, 'change');
+  await lockRows(trx, row, lock);
 }
 
 /**
