@@ -84,6 +84,37 @@ describe('OAuth for MCP clients', () => {
     });
   });
 
+  test('a browser-based client whose origin is in CORS_ORIGINS registers, and reads the token answer, across origins', async () => {
+    const origin = 'http://localhost:6274';
+    const cors = await startTestServer({ CORS_ORIGINS: origin });
+    try {
+      const preflight = await fetch(`${cors.url}/oauth/register`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), origin);
+      assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /content-type/i);
+      const registered = await fetch(`${cors.url}/oauth/register`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Inspector', redirect_uris: [`${origin}/oauth/callback`] }),
+      });
+      assert.equal(registered.status, 201);
+      assert.equal(registered.headers.get('access-control-allow-origin'), origin);
+      // A form is a simple request (no preflight); its answer, an error here, must be readable.
+      const token = await fetch(`${cors.url}/oauth/token`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=authorization_code&code=nope',
+      });
+      assert.equal(token.status, 400);
+      assert.equal(token.headers.get('access-control-allow-origin'), origin);
+    } finally {
+      await cors.close();
+    }
+  });
+
   describe('registration', () => {
     test('a public client registers https and loopback redirect URIs', async () => {
       const response = await server.client().post('/oauth/register', {
