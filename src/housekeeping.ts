@@ -18,7 +18,7 @@ import { reconcileFiles } from './attachments/reconcile.js';
 import type { FileStore } from './attachments/storage/file-store.js';
 import { deleteExpiredExports } from './exports/expiry.js';
 import { dropStaleImports } from './imports/expiry.js';
-import { pruneOldCodes } from './oauth/oauth.service.js';
+import { pruneOldCodes, pruneUnusedClients } from './oauth/oauth.service.js';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -49,7 +49,14 @@ export function housekeepingJobs(
       run: () => pruneExpired(store.db, new Date(Date.now() - IDEMPOTENCY_TTL_MS)),
     },
     { name: 'pruning expired sessions', everyMs: HOUR, run: () => pruneExpiredSessions(store.db) },
-    { name: 'pruning old OAuth codes', everyMs: HOUR, run: () => pruneOldCodes(store) },
+    {
+      name: 'pruning old OAuth codes and unused clients',
+      everyMs: HOUR,
+      run: async () => {
+        await pruneOldCodes(store);
+        await pruneUnusedClients(store);
+      },
+    },
     {
       name: 'pruning the webhook delivery log',
       everyMs: HOUR,

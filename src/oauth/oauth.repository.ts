@@ -111,6 +111,29 @@ export async function setCodeKey(db: Db, codeHash: string, keyId: string): Promi
   await db.updateTable('oauth_codes').set({ key_id: keyId }).where('code_hash', '=', codeHash).execute();
 }
 
+/** A person allowed the client now: it is in use (`pruneUnusedClients`). */
+export async function markClientAuthorized(db: Db, clientId: string, at: string): Promise<void> {
+  await db.updateTable('oauth_clients').set({ authorized_at: at }).where('id', '=', clientId).execute();
+}
+
+/**
+ * Deletes clients never allowed that registered before `neverUsedBefore`, and clients last allowed
+ * before `lastUsedBefore` (their codes go with them; their tokens are keys, which stay until they
+ * expire). Answers how many went.
+ */
+export async function pruneClients(db: Db, neverUsedBefore: Date, lastUsedBefore: Date): Promise<number> {
+  const gone = await db
+    .deleteFrom('oauth_clients')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('authorized_at', 'is', null), eb('created_at', '<', neverUsedBefore.toISOString())]),
+        eb('authorized_at', '<', lastUsedBefore.toISOString()),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(gone.numDeletedRows);
+}
+
 /** Deletes codes that expired before `before` (kept a day after, so a late replay still revokes its token). */
 export async function pruneCodes(db: Db, before: Date): Promise<void> {
   await db.deleteFrom('oauth_codes').where('expires_at', '<', before.toISOString()).execute();

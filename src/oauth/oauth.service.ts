@@ -195,6 +195,7 @@ export async function decide(store: Store, caller: Caller, body: ConsentBody, ba
   await store.transaction(async (trx) => {
     const listIds = await grantedLists(trx, caller, body.listIds);
     const now = Date.now();
+    await repo.markClientAuthorized(trx, checked.client.id, new Date(now).toISOString());
     await repo.insertCode(trx, {
       codeHash: hashSecret(code),
       clientId: checked.client.id,
@@ -307,3 +308,15 @@ export const CODE_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** The housekeeping job: deletes codes long expired. */
 export const pruneOldCodes = (store: Store): Promise<void> =>
   repo.pruneCodes(store.db, new Date(Date.now() - CODE_RETENTION_MS));
+
+/** A registered client nobody allowed within this long is deleted: registration is open to anyone. */
+export const UNUSED_CLIENT_MS = 24 * 60 * 60 * 1000;
+/** A client nobody has allowed for this long is deleted (its last token expired 60 days before). */
+export const IDLE_CLIENT_MS = 90 * 24 * 60 * 60 * 1000;
+
+/**
+ * The housekeeping job: deletes clients never allowed a day after they registered, and clients
+ * nobody has allowed in 90 days. Such a client meets "unknown client_id" and registers again.
+ */
+export const pruneUnusedClients = (store: Store, now = new Date()): Promise<number> =>
+  repo.pruneClients(store.db, new Date(now.getTime() - UNUSED_CLIENT_MS), new Date(now.getTime() - IDLE_CLIENT_MS));

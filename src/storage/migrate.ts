@@ -31,6 +31,7 @@ import { imports } from './migrations/0026_imports.js';
 import { keyScopes } from './migrations/0027_key_scopes.js';
 import { activityVia } from './migrations/0028_activity_via.js';
 import { oauth } from './migrations/0029_oauth.js';
+import { oauthClientUse } from './migrations/0030_oauth_client_use.js';
 
 /** Every migration in order. Names sort lexically; never rename or edit one that has shipped. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -64,6 +65,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0027_key_scopes': keyScopes(),
     '0028_activity_via': activityVia(),
     '0029_oauth': oauth(),
+    '0030_oauth_client_use': oauthClientUse(),
   };
 }
 

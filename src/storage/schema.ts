@@ -505,6 +505,8 @@ export interface OAuthClientsTable {
   /** A JSON array of exact URIs. */
   redirect_uris: string;
   created_at: string;
+  /** When a person last allowed it (migration 0030); null: never. */
+  authorized_at: string | null;
 }
 
 /** An authorization code, hashed; single use, ten minutes (migration 0029). */

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { KEY_SCOPES } from '../../src/contract/keys.js';
+import { pruneUnusedClients } from '../../src/oauth/oauth.service.js';
 import { signedInOwner } from '../browser.js';
 import { expectError, expectStatus, startTestServer, type TestServer } from '../harness.js';
 import {
@@ -113,6 +114,39 @@ describe('OAuth for MCP clients', () => {
     } finally {
       await cors.close();
     }
+  });
+
+  test('the housekeeping deletes a client nobody allowed within a day of registering, and one nobody allowed in 90 days', async () => {
+    const { browser } = await signedInOwner(server);
+    const day = 24 * 60 * 60 * 1000;
+    const setClient = (id: string, values: { created_at?: string; authorized_at?: string }) =>
+      server.store.db.updateTable('oauth_clients').set(values).where('id', '=', id).execute();
+    const neverAllowed = await registerClient(server);
+    await setClient(neverAllowed, { created_at: new Date(Date.now() - 2 * day).toISOString() });
+    const justRegistered = await registerClient(server);
+    const idle = await registerClient(server);
+    await consent(browser, authorizationParams(server, idle, pkce().challenge));
+    await setClient(idle, { authorized_at: new Date(Date.now() - 91 * day).toISOString() });
+    const recentlyAllowed = await registerClient(server);
+    await consent(browser, authorizationParams(server, recentlyAllowed, pkce().challenge));
+    await setClient(recentlyAllowed, { created_at: new Date(Date.now() - 200 * day).toISOString() });
+
+    await pruneUnusedClients(server.store);
+    const left = await server.store.db
+      .selectFrom('oauth_clients')
+      .select('id')
+      .where('id', 'in', [neverAllowed, justRegistered, idle, recentlyAllowed])
+      .execute();
+    assert.deepEqual(left.map((c) => c.id).sort(), [justRegistered, recentlyAllowed].sort());
+    // A deleted client is unknown: the authorization page says so and sends no one anywhere.
+    const page = await fetch(
+      `${server.url}/oauth/authorize?${new URLSearchParams(authorizationParams(server, idle, pkce().challenge))}`,
+      {
+        redirect: 'manual',
+      },
+    );
+    assert.equal(page.status, 400);
+    assert.match(await page.text(), /not registered here/);
   });
 
   describe('registration', () => {
