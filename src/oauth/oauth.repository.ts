@@ -116,20 +116,12 @@ export async function markClientAuthorized(db: Db, clientId: string, at: string)
   await db.updateTable('oauth_clients').set({ authorized_at: at }).where('id', '=', clientId).execute();
 }
 
-/**
- * Deletes clients never allowed that registered before `neverUsedBefore`, and clients last allowed
- * before `lastUsedBefore` (their codes go with them; their tokens are keys, which stay until they
- * expire). Answers how many went.
- */
-export async function pruneClients(db: Db, neverUsedBefore: Date, lastUsedBefore: Date): Promise<number> {
+/** Deletes the clients never allowed that registered before `before` (their codes go with them); answers how many. */
+export async function pruneClients(db: Db, before: Date): Promise<number> {
   const gone = await db
     .deleteFrom('oauth_clients')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('authorized_at', 'is', null), eb('created_at', '<', neverUsedBefore.toISOString())]),
-        eb('authorized_at', '<', lastUsedBefore.toISOString()),
-      ]),
-    )
+    .where('authorized_at', 'is', null)
+    .where('created_at', '<', before.toISOString())
     .executeTakeFirst();
   return Number(gone.numDeletedRows);
 }

@@ -311,12 +311,11 @@ export const pruneOldCodes = (store: Store): Promise<void> =>
 
 /** A registered client nobody allowed within this long is deleted: registration is open to anyone. */
 export const UNUSED_CLIENT_MS = 24 * 60 * 60 * 1000;
-/** A client nobody has allowed for this long is deleted (its last token expired 60 days before). */
-export const IDLE_CLIENT_MS = 90 * 24 * 60 * 60 * 1000;
 
 /**
- * The housekeeping job: deletes clients never allowed a day after they registered, and clients
- * nobody has allowed in 90 days. Such a client meets "unknown client_id" and registers again.
+ * The housekeeping job: deletes clients nobody allowed within a day of registering (junk from
+ * open registration). A client a person once allowed stays: it is theirs, and deleting it would
+ * leave the person at "unknown client_id" the next time the client asks.
  */
 export const pruneUnusedClients = (store: Store, now = new Date()): Promise<number> =>
-  repo.pruneClients(store.db, new Date(now.getTime() - UNUSED_CLIENT_MS), new Date(now.getTime() - IDLE_CLIENT_MS));
+  repo.pruneClients(store.db, new Date(now.getTime() - UNUSED_CLIENT_MS));

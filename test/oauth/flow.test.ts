@@ -116,7 +116,7 @@ describe('OAuth for MCP clients', () => {
     }
   });
 
-  test('the housekeeping deletes a client nobody allowed within a day of registering, and one nobody allowed in 90 days', async () => {
+  test('the housekeeping deletes a client nobody allowed within a day of registering; one a person allowed stays', async () => {
     const { browser } = await signedInOwner(server);
     const day = 24 * 60 * 60 * 1000;
     const setClient = (id: string, values: { created_at?: string; authorized_at?: string }) =>
@@ -124,9 +124,9 @@ describe('OAuth for MCP clients', () => {
     const neverAllowed = await registerClient(server);
     await setClient(neverAllowed, { created_at: new Date(Date.now() - 2 * day).toISOString() });
     const justRegistered = await registerClient(server);
-    const idle = await registerClient(server);
-    await consent(browser, authorizationParams(server, idle, pkce().challenge));
-    await setClient(idle, { authorized_at: new Date(Date.now() - 91 * day).toISOString() });
+    const allowedLongAgo = await registerClient(server);
+    await consent(browser, authorizationParams(server, allowedLongAgo, pkce().challenge));
+    await setClient(allowedLongAgo, { authorized_at: new Date(Date.now() - 400 * day).toISOString() });
     const recentlyAllowed = await registerClient(server);
     await consent(browser, authorizationParams(server, recentlyAllowed, pkce().challenge));
     await setClient(recentlyAllowed, { created_at: new Date(Date.now() - 200 * day).toISOString() });
@@ -135,12 +135,12 @@ describe('OAuth for MCP clients', () => {
     const left = await server.store.db
       .selectFrom('oauth_clients')
       .select('id')
-      .where('id', 'in', [neverAllowed, justRegistered, idle, recentlyAllowed])
+      .where('id', 'in', [neverAllowed, justRegistered, allowedLongAgo, recentlyAllowed])
       .execute();
-    assert.deepEqual(left.map((c) => c.id).sort(), [justRegistered, recentlyAllowed].sort());
+    assert.deepEqual(left.map((c) => c.id).sort(), [justRegistered, allowedLongAgo, recentlyAllowed].sort());
     // A deleted client is unknown: the authorization page says so and sends no one anywhere.
     const page = await fetch(
-      `${server.url}/oauth/authorize?${new URLSearchParams(authorizationParams(server, idle, pkce().challenge))}`,
+      `${server.url}/oauth/authorize?${new URLSearchParams(authorizationParams(server, neverAllowed, pkce().challenge))}`,
       {
         redirect: 'manual',
       },

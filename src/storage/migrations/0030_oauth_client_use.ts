@@ -1,7 +1,7 @@
 /**
  * Issue 33: when a person last allowed a registered OAuth client (null: never). Registration is
- * open to anyone (RFC 7591), so a client nobody ever allows, or nobody has allowed for long, is
- * deleted by the housekeeping (oauth.service.ts, `pruneUnusedClients`) rather than kept forever.
+ * open to anyone (RFC 7591), so a client nobody allows within a day is deleted by the
+ * housekeeping (oauth.service.ts, `pruneUnusedClients`) rather than kept forever.
  */
 import type { Kysely, Migration } from 'kysely';
 
