@@ -2,8 +2,8 @@
  * Writes one export: the lines of docs/export-format.md, produced page by page from a read
  * snapshot (`exportLines`, an async generator: a line is made only when the gzip stream asks for
  * more, so backpressure reaches the reads), gzip'd, into `out`. Memory stays flat: at most a page
- * of ids, a page of rows (tasks' comments, activity or attachments), or one attachment chunk is
- * held at a time.
+ * of ids, a page of tasks' details, a page of rows (tasks' comments, activity or attachments), or
+ * one attachment chunk is held at a time.
  *
  * The objects are the API's shapes, made by its presenters, without the `version` the API keeps
  * for ETags. A `readable` export shows each task as GET /v1/tasks/{id} shows it to the reader (the
@@ -27,7 +27,7 @@ import { findList, memberIdsOfList } from '../lists/lists.repository.js';
 import { presentList } from '../lists/lists.presenter.js';
 import type { Db } from '../storage/schema.js';
 import { listStatuses } from '../statuses/statuses.repository.js';
-import { findDetail } from '../tasks/tasks.repository.js';
+import { findDetails } from '../tasks/tasks.repository.js';
 import { presentDetail } from '../tasks/tasks.presenter.js';
 import {
   ATTACHMENT_CHUNK_BYTES,
@@ -188,11 +188,12 @@ export async function* exportLines(
 
   for await (const ids of taskIdPages(db, subject)) {
     const links = subject.scope === 'team' ? await wholeTaskLinks(db, ids) : undefined;
-    // The detail itself task by task: no batch read makes one (GET /v1/tasks reads summaries,
-    // without description, parent, counts or creator), and a `readable` export must show each task
-    // as GET /v1/tasks/{id} shows it to the reader.
+    // The details of the page at once (`findDetails`: what `findDetail`, GET /v1/tasks/{id}'s
+    // read, makes of each, in a few statements a page instead of one a task), so that a `readable`
+    // export shows each task as GET /v1/tasks/{id} shows it to the reader.
+    const details = await findDetails(db, caller, ids);
     for (const id of ids) {
-      const found = await findDetail(db, caller, id);
+      const found = details.get(id);
       if (!found) continue;
       const whole = links?.get(id);
       const parts = whole ? { ...found.parts, ...whole } : found.parts;
