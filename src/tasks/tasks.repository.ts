@@ -285,9 +285,10 @@ export async function findDetails(
   }
   for (const row of rows) {
     const parts: DetailParts = {
-      assignees: assignees.get(row.id) ?? [],
+      // Sorted as findDetail sorts them, whatever order the page loaders read them in.
+      assignees: (assignees.get(row.id) ?? []).sort(byNameThenId),
       taskLists: (taskLists.get(row.id) ?? []).sort((a, b) => a.id - b.id),
-      labels: labels.get(row.id) ?? [],
+      labels: (labels.get(row.id) ?? []).sort(byLabelName),
       parent: parents.get(row.id) ?? null,
       subtaskCount: subtaskCounts.get(row.id) ?? 0,
       attachmentCount: attachmentCounts.get(row.id) ?? 0,
