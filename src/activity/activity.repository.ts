@@ -16,7 +16,15 @@ import {
   textPrefix,
   withinBytes,
 } from '../storage/bounded-reads.js';
-import { inList, listParam, type ListParam } from '../storage/dialect.js';
+import {
+  inList,
+  listParam,
+  pastTaskRow,
+  taskRowsPage,
+  type ListParam,
+  type TaskRowKey,
+  type TaskRowsPage,
+} from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { Db } from '../storage/schema.js';
 import type { StoredChanges } from '../changes/activity-entries.js';
@@ -139,19 +147,17 @@ const entryRow = prepared((db, p: { taskId: number; entryId: number }) =>
     .where('a.id', '=', p.entryId),
 );
 
-const tasksEntryRowsAfter = prepared((db, p: { taskIds: ListParam; afterTask: number; after: number; limit: number }) =>
-  db
-    .selectFrom('task_activity as a')
-    .leftJoin('users as u', 'u.id', 'a.actor_id')
-    .select(entryColumns)
-    .select(['a.task_id', 'a.changes'])
-    .where(inList(db, 'a.task_id', p.taskIds))
-    .where((eb) =>
-      eb.or([eb('a.task_id', '>', p.afterTask), eb.and([eb('a.task_id', '=', p.afterTask), eb('a.id', '>', p.after)])]),
-    )
-    .orderBy('a.task_id')
-    .orderBy('a.id')
-    .limit(p.limit),
+const tasksEntryRowsAfter = prepared((db, p: TaskRowsPage) =>
+  pastTaskRow(
+    db,
+    db
+      .selectFrom('task_activity as a')
+      .leftJoin('users as u', 'u.id', 'a.actor_id')
+      .select(entryColumns)
+      .select(['a.task_id', 'a.changes']),
+    'a',
+    p,
+  ),
 );
 
 /**
@@ -164,16 +170,11 @@ const tasksEntryRowsAfter = prepared((db, p: { taskIds: ListParam; afterTask: nu
 export async function wholeActivityOfTasks(
   db: Db,
   taskIds: readonly number[],
-  after: { taskId: number; id: number },
+  after: TaskRowKey,
   limit: number,
 ): Promise<ActivityRecord[]> {
   if (taskIds.length === 0) return [];
-  const rows = await tasksEntryRowsAfter(db, {
-    taskIds: listParam(db, taskIds),
-    afterTask: after.taskId,
-    after: after.id,
-    limit,
-  });
+  const rows = await tasksEntryRowsAfter(db, taskRowsPage(db, taskIds, after, limit));
   return rows.map((row) => toRecord(row.task_id, row, JSON.parse(row.changes) as StoredChanges, false));
 }
 

@@ -3,7 +3,7 @@
  * Read within the caller's team; the service checks the task's access first.
  */
 import { sql } from 'kysely';
-import { inList, listParam, type ListParam } from '../storage/dialect.js';
+import { pastTaskRow, taskRowsPage, type TaskRowKey, type TaskRowsPage } from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { AttachmentRow, Db } from '../storage/schema.js';
 
@@ -67,16 +67,7 @@ export async function attachmentsOfTask(db: Db, taskId: number): Promise<Attachm
   return (await taskRows(db, { taskId })).map(toRecord);
 }
 
-const tasksRows = prepared((db, p: { taskIds: ListParam; afterTask: number; after: number; limit: number }) =>
-  withUploader(db)
-    .where(inList(db, 'a.task_id', p.taskIds))
-    .where((eb) =>
-      eb.or([eb('a.task_id', '>', p.afterTask), eb.and([eb('a.task_id', '=', p.afterTask), eb('a.id', '>', p.after)])]),
-    )
-    .orderBy('a.task_id')
-    .orderBy('a.id')
-    .limit(p.limit),
-);
+const tasksRows = prepared((db, p: TaskRowsPage) => pastTaskRow(db, withUploader(db), 'a', p));
 
 /**
  * The attachments of a page of tasks (an export: one statement per `limit` rows, not one per
@@ -86,16 +77,11 @@ const tasksRows = prepared((db, p: { taskIds: ListParam; afterTask: number; afte
 export async function attachmentsOfTasks(
   db: Db,
   taskIds: readonly number[],
-  after: { taskId: number; id: number },
+  after: TaskRowKey,
   limit: number,
 ): Promise<AttachmentRecord[]> {
   if (taskIds.length === 0) return [];
-  const rows = await tasksRows(db, {
-    taskIds: listParam(db, taskIds),
-    afterTask: after.taskId,
-    after: after.id,
-    limit,
-  });
+  const rows = await tasksRows(db, taskRowsPage(db, taskIds, after, limit));
   return rows.map(toRecord);
 }
 

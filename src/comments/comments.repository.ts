@@ -5,7 +5,15 @@
 import { sql } from 'kysely';
 import { MAX_PAGE_BYTES, type Person } from '../contract/index.js';
 import { textBytes, withinBytes } from '../storage/bounded-reads.js';
-import { inList, listParam, readLocked, type ListParam, type Locked, type RowLock } from '../storage/dialect.js';
+import {
+  pastTaskRow,
+  readLocked,
+  taskRowsPage,
+  type Locked,
+  type RowLock,
+  type TaskRowKey,
+  type TaskRowsPage,
+} from '../storage/dialect.js';
 import { prepared } from '../storage/prepared.js';
 import type { CommentRow, Db } from '../storage/schema.js';
 
@@ -104,21 +112,10 @@ export async function commentsPage(
  * Keyset on the (task_id, id) index, so a task with more comments than a page continues in the
  * next read; the same budget of bytes as `pageRows`.
  */
-const tasksPageRows = prepared((db, p: { taskIds: ListParam; afterTask: number; after: number; limit: number }) =>
+const tasksPageRows = prepared((db, p: TaskRowsPage) =>
   withinBytes(
     db,
-    withAuthor(db)
-      .select(textBytes(db, sql.ref('c.body')).as('size'))
-      .where(inList(db, 'c.task_id', p.taskIds))
-      .where((eb) =>
-        eb.or([
-          eb('c.task_id', '>', p.afterTask),
-          eb.and([eb('c.task_id', '=', p.afterTask), eb('c.id', '>', p.after)]),
-        ]),
-      )
-      .orderBy('c.task_id')
-      .orderBy('c.id')
-      .limit(p.limit),
+    pastTaskRow(db, withAuthor(db).select(textBytes(db, sql.ref('c.body')).as('size')), 'c', p),
     'asc',
     MAX_PAGE_BYTES,
     ['task_id', 'id'],
@@ -133,16 +130,11 @@ const tasksPageRows = prepared((db, p: { taskIds: ListParam; afterTask: number; 
 export async function commentsOfTasks(
   db: Db,
   taskIds: readonly number[],
-  after: { taskId: number; id: number },
+  after: TaskRowKey,
   limit: number,
 ): Promise<CommentRecord[]> {
   if (taskIds.length === 0) return [];
-  const rows = await tasksPageRows(db, {
-    taskIds: listParam(db, taskIds),
-    afterTask: after.taskId,
-    after: after.id,
-    limit,
-  });
+  const rows = await tasksPageRows(db, taskRowsPage(db, taskIds, after, limit));
   return rows.map(toRecord);
 }
 

@@ -25,6 +25,7 @@ import { presentComment } from '../comments/comments.presenter.js';
 import { listLabels } from '../labels/labels.repository.js';
 import { findList, memberIdsOfList } from '../lists/lists.repository.js';
 import { presentList } from '../lists/lists.presenter.js';
+import type { TaskRowKey } from '../storage/dialect.js';
 import type { Db } from '../storage/schema.js';
 import { listStatuses } from '../statuses/statuses.repository.js';
 import { findDetails } from '../tasks/tasks.repository.js';
@@ -91,9 +92,6 @@ async function* taskIdPages(db: Db, reader: ExportReader): AsyncGenerator<number
     after = ids[ids.length - 1]!;
   }
 }
-
-/** Where a read of a page of tasks' rows stopped: the last row's task and id. */
-type TaskRowKey = { taskId: number; id: number };
 
 /**
  * The rows of every accessible task (comments, activity, attachments) in task id then row id

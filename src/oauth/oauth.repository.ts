@@ -111,9 +111,18 @@ export async function setCodeKey(db: Db, codeHash: string, keyId: string): Promi
   await db.updateTable('oauth_codes').set({ key_id: keyId }).where('code_hash', '=', codeHash).execute();
 }
 
-/** A person allowed the client now: it is in use (`pruneUnusedClients`). */
-export async function markClientAuthorized(db: Db, clientId: string, at: string): Promise<void> {
-  await db.updateTable('oauth_clients').set({ authorized_at: at }).where('id', '=', clientId).execute();
+/**
+ * A person allowed the client now: it is in use (`pruneUnusedClients`). False when the client is
+ * gone (pruned since the request was checked); on PostgreSQL the update locks the row, so a prune
+ * that comes later finds it allowed and leaves it.
+ */
+export async function markClientAuthorized(db: Db, clientId: string, at: string): Promise<boolean> {
+  const marked = await db
+    .updateTable('oauth_clients')
+    .set({ authorized_at: at })
+    .where('id', '=', clientId)
+    .executeTakeFirst();
+  return Number(marked.numUpdatedRows) === 1;
 }
 
 /** Deletes the clients never allowed that registered before `before` (their codes go with them); answers how many. */

@@ -195,7 +195,9 @@ export async function decide(store: Store, caller: Caller, body: ConsentBody, ba
   await store.transaction(async (trx) => {
     const listIds = await grantedLists(trx, caller, body.listIds);
     const now = Date.now();
-    await repo.markClientAuthorized(trx, checked.client.id, new Date(now).toISOString());
+    if (!(await repo.markClientAuthorized(trx, checked.client.id, new Date(now).toISOString()))) {
+      throw invalidInput('This application is not registered here (unknown client_id).');
+    }
     await repo.insertCode(trx, {
       codeHash: hashSecret(code),
       clientId: checked.client.id,

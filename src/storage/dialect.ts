@@ -59,6 +59,43 @@ export function inList(db: Kysely<any>, column: string, values: ListParam): RawB
     : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${values}))`;
 }
 
+/** Where a read of a page of tasks' rows stopped: the last row's task and id ({0, 0}: the start). */
+export interface TaskRowKey {
+  taskId: number;
+  id: number;
+}
+
+/** The parameters of `pastTaskRow`, made by `taskRowsPage`. */
+export type TaskRowsPage = { taskIds: ListParam; afterTask: number; after: number; limit: number };
+
+export const taskRowsPage = (
+  db: Kysely<any>,
+  taskIds: readonly number[],
+  after: TaskRowKey,
+  limit: number,
+): TaskRowsPage => ({ taskIds: listParam(db, taskIds), afterTask: after.taskId, after: after.id, limit });
+
+/**
+ * `query` narrowed to the rows (of alias `alias`, which has task_id and id) of the tasks
+ * `p.taskIds` past `p`'s key, in (task_id, id) order, at most `p.limit`: a keyset on the
+ * (task_id, id) index, so that an export reads a page of tasks' comments, activity or attachments
+ * in a statement per `limit` rows, and a task with more rows than that continues in the next read.
+ */
+export function pastTaskRow<Q extends SelectQueryBuilder<any, any, any>>(
+  db: Kysely<any>,
+  query: Q,
+  alias: string,
+  p: TaskRowsPage,
+): Q {
+  const [task, id] = [`${alias}.task_id`, `${alias}.id`];
+  return query
+    .where(inList(db, task, p.taskIds))
+    .where((eb) => eb.or([eb(task, '>', p.afterTask), eb.and([eb(task, '=', p.afterTask), eb(id, '>', p.after)])]))
+    .orderBy(task)
+    .orderBy(id)
+    .limit(p.limit) as Q;
+}
+
 /**
  * What a transaction means to do with rows it reads before it writes, and so which lock it takes:
  * - `change`: it will update the row (PostgreSQL FOR NO KEY UPDATE, the lock an UPDATE takes; it

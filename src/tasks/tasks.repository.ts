@@ -119,6 +119,21 @@ const attachmentCount = (db: Db, p: { taskId: number }) =>
     .select((eb) => eb.fn.countAll().as('n'))
     .where('a.task_id', '=', p.taskId);
 
+/** Task rows with their status and creator, as a detail shows them. */
+const withStatusAndCreator = (db: Db) =>
+  db
+    .selectFrom('tasks as t')
+    .innerJoin('task_statuses as s', 's.id', 't.status_id')
+    .innerJoin('users as c', 'c.id', 't.created_by')
+    .selectAll('t')
+    .select([
+      's.name as status_name',
+      's.color as status_color',
+      's.is_completed',
+      'c.name as creator_name',
+      'c.email as creator_email',
+    ]);
+
 /**
  * A task's detail in one statement: the row with its status and creator, the access check, and
  * its parts (assignees, visible lists, accessible parent, accessible subtasks) as JSON columns.
@@ -128,17 +143,8 @@ const attachmentCount = (db: Db, p: { taskId: number }) =>
  */
 const detailRow = preparedVariants((db, p: ReaderParams, limited) => {
   const limit = limitOf(p, limited);
-  return db
-    .selectFrom('tasks as t')
-    .innerJoin('task_statuses as s', 's.id', 't.status_id')
-    .innerJoin('users as c', 'c.id', 't.created_by')
-    .selectAll('t')
+  return withStatusAndCreator(db)
     .select((eb) => [
-      's.name as status_name',
-      's.color as status_color',
-      's.is_completed',
-      'c.name as creator_name',
-      'c.email as creator_email',
       canAccessWithin(db, eb, p.userId, limit).as('accessible'),
       jsonRows(db, assigneesOfTask(db, p.taskId)).as('assignees'),
       jsonRows(db, visibleListsOfTask(db, p.taskId, p.userId, limit)).as('task_lists'),
@@ -199,19 +205,8 @@ type PageReaderParams = { taskIds: ListParam; teamId: string; userId: string; li
 
 /** The rows of `detailRow` without its parts, for many tasks. */
 const detailRowsOfMany = preparedVariants((db, p: PageReaderParams, limited) =>
-  db
-    .selectFrom('tasks as t')
-    .innerJoin('task_statuses as s', 's.id', 't.status_id')
-    .innerJoin('users as c', 'c.id', 't.created_by')
-    .selectAll('t')
-    .select((eb) => [
-      's.name as status_name',
-      's.color as status_color',
-      's.is_completed',
-      'c.name as creator_name',
-      'c.email as creator_email',
-      canAccessWithin(db, eb, p.userId, limited ? p.limit! : undefined).as('accessible'),
-    ])
+  withStatusAndCreator(db)
+    .select((eb) => canAccessWithin(db, eb, p.userId, limited ? p.limit! : undefined).as('accessible'))
     .where(inList(db, 't.id', p.taskIds))
     .where('t.team_id', '=', p.teamId),
 );
